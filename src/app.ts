@@ -1,0 +1,100 @@
+import { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import { isProduction } from './config.js';
+import type { Database } from './infrastructure/db/connect.js';
+import type { PaymentProvider } from './infrastructure/payments/provider.js';
+import { PaymentSimulator } from './infrastructure/payments/simulator.js';
+import { SharedQuotaStore } from './infrastructure/quota-store.js';
+import { findCredential, touchCredential } from './infrastructure/repositories/credentials.js';
+import { listChannels } from './infrastructure/repositories/channels.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { loggerOptions } from './http/logging.js';
+import { authenticatePlugin } from './http/plugins/authenticate.js';
+import { channelAccessPlugin } from './http/plugins/channel-access.js';
+import { correlationIdPlugin } from './http/plugins/correlation-id.js';
+import { openApiPlugin } from './http/plugins/openapi.js';
+import { quotaPlugin } from './http/plugins/quota.js';
+import type { App, RouteDeps } from './http/route-context.js';
+import { routes } from './http/routes/index.js';
+import { customFormats } from './http/schemas/formats.js';
+import { ErrorEnvelope } from './http/schemas/common.js';
+import type { OnBatchStored } from './services/accept-remittances.js';
+import { ChannelDirectory } from './services/channel-directory.js';
+import { CredentialVerifier } from './services/credential-verifier.js';
+import './http/types.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  /** Defaults to the sandbox simulator outside production; production must supply the real provider. */
+  payments?: PaymentProvider;
+  /** Injectable clock (credential expiry); defaults to the system clock. */
+  now?: () => Date;
+  /** A pino logger, or false for silence (tests). Defaults to JSON logs at LOG_LEVEL with secrets redacted. */
+  logger?: FastifyBaseLogger | false;
+  /** Called in the transaction that stores a remittance batch (reconciliation enqueues there). */
+  onRemittanceBatchStored?: OnBatchStored;
+}
+
+/** Builds the HTTP application without listening, so tests inject requests and the server entry point listens. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, database } = deps;
+  const now = deps.now ?? (() => new Date());
+  const app = Fastify({
+    ...(deps.logger === false ? { logger: false } : deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.LOG_LEVEL) }),
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    requestIdHeader: 'x-correlation-id',
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, formats: customFormats } },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Only JSON is accepted (section 1.1); Fastify's text/plain parser would let other bodies through.
+  app.removeContentTypeParser('text/plain');
+
+  const simulator = isProduction(config) ? null : new PaymentSimulator(database.db, {
+    mandateUrl: (id) => `${config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`}${config.BASE_PATH}/sandbox/mandate-confirmations/${id}`,
+    now,
+  });
+  const payments = deps.payments ?? simulator;
+  if (!payments) throw new Error('In production a payment provider must be configured; the simulator exists only outside production.');
+
+  const verifier = new CredentialVerifier({
+    environment: config.APP_ENV,
+    cacheTtlMs: config.CREDENTIAL_CACHE_TTL_SECONDS * 1000,
+    now,
+    load: (clientId) => findCredential(database.db, clientId),
+    touch: (clientId, at) => touchCredential(database.db, clientId, at),
+    onTouchError: (err) => app.log.warn({ err }, 'could not record credential use'),
+  });
+  const quotaStore = new SharedQuotaStore(database.db, {
+    syncIntervalMs: config.QUOTA_SYNC_INTERVAL_MS,
+    onSyncError: (err) => app.log.warn({ err: (err as Error).message }, 'quota counts not synchronised yet'),
+  });
+  quotaStore.start();
+  app.addHook('onClose', async () => quotaStore.stop().catch(() => undefined));
+  app.decorate('quotaStore', quotaStore);
+  app.decorate('credentialVerifier', verifier);
+
+  app.addSchema(ErrorEnvelope);
+  registerErrorHandling(app);
+  await app.register(correlationIdPlugin);
+  await app.register(authenticatePlugin, { verifier, requireBasic: config.REQUIRE_BASIC_AUTH });
+  await app.register(channelAccessPlugin, { channels: new ChannelDirectory(() => listChannels(database.db)) });
+  await app.register(quotaPlugin, { store: quotaStore });
+  await app.register(openApiPlugin, { config });
+
+  const routeDeps: RouteDeps = { config, database, db: database.db, payments, simulator, onRemittanceBatchStored: deps.onRemittanceBatchStored };
+  await app.register(async (scoped) => {
+    for (const route of routes) await route(scoped as unknown as App, routeDeps);
+    scoped.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+  }, { prefix: config.BASE_PATH });
+  return app as unknown as App;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    quotaStore: SharedQuotaStore;
+    credentialVerifier: CredentialVerifier;
+  }
+}

@@ -1,0 +1,43 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Environment } from '../config.js';
+import { randomBase32 } from './reference-ids.js';
+
+/**
+ * Client secrets are 260 random bits, so a fast hash cannot be brute-forced: SHA-256 at rest is enough and keeps
+ * authentication cheap on every request. The prefix names the algorithm so that it can change later.
+ */
+export function hashSecret(secret: string): string {
+  return `sha256$${createHash('sha256').update(secret, 'utf8').digest('hex')}`;
+}
+
+export function secretMatches(secret: string, storedHash: string): boolean {
+  const actual = Buffer.from(hashSecret(secret));
+  const expected = Buffer.from(storedHash);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Client ids name their environment, which helps support tell a pre-production pair from a live one. */
+export function generateClientId(environment: Environment): string {
+  return `${environment}_${randomBase32(20).toLowerCase()}`;
+}
+
+/** 52 base-32 characters: 260 random bits, safe in headers, shells and CSV files. */
+export function generateClientSecret(): string {
+  return randomBase32(52);
+}
+
+export interface CredentialState {
+  environment: string;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  partnerStatus: string;
+}
+
+/** Why a credential cannot be used now, or null when it can. Never shown to the client (section 5.1). */
+export function credentialRejection(state: CredentialState, environment: Environment, now: Date): string | null {
+  if (state.environment !== environment) return `issued for ${state.environment}, not ${environment}`;
+  if (state.revokedAt && state.revokedAt <= now) return 'revoked';
+  if (state.expiresAt && state.expiresAt <= now) return 'expired after rotation';
+  if (state.partnerStatus !== 'active') return `partner ${state.partnerStatus}`;
+  return null;
+}

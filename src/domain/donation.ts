@@ -1,0 +1,79 @@
+import { isValidPostalCode, normaliseCountry, normaliseState } from './address.js';
+import { parseDecimalToCents } from './money.js';
+import { normaliseMobile } from './phone.js';
+
+/** A donation request as the contract defines it (section 2.8), after schema validation. */
+export interface DonationRequest {
+  source: { channel: string; fundraiserId: string; fundraiserAccountName?: string; productEnrollmentId?: string };
+  donor: {
+    email: string;
+    firstName: string;
+    lastName: string;
+    mobile?: string;
+    businessName?: string;
+    verifiedEmail?: string;
+    billingAddress: { street?: string; city?: string; state?: string; postalCode: string; country?: string };
+  };
+  transaction: { id?: string; date?: string; amount?: string };
+  sourceMetadata?: Record<string, unknown>;
+}
+
+export interface NormalisedDonation {
+  donor: {
+    email: string;
+    verifiedEmail: string | null;
+    firstName: string;
+    lastName: string;
+    mobile: string | null;
+    businessName: string | null;
+    street: string | null;
+    city: string | null;
+    state: string | null;
+    postalCode: string;
+    country: string | null;
+  };
+  transaction: { id: string | null; dateRaw: string | null; at: Date | null; amountCents: number | null };
+}
+
+const blankToNull = (value: string | undefined): string | null => (value === undefined || value.trim() === '' ? null : value.trim());
+
+/**
+ * Normalises a schema-valid donation (DESIGN.md §8–9): "" means absent, states become codes, countries alpha-2,
+ * mobiles E.164, amounts cents. Returns the cross-field errors the schema cannot express.
+ */
+export function normaliseDonation(request: DonationRequest): { value: NormalisedDonation } | { errors: string[] } {
+  const { donor, transaction } = request;
+  const address = donor.billingAddress;
+  const stateInput = blankToNull(address.state);
+  const countryInput = blankToNull(address.country);
+  const mobileInput = blankToNull(donor.mobile);
+  const country = countryInput === null ? null : normaliseCountry(countryInput);
+  const errors: string[] = [];
+  if (!isValidPostalCode(address.postalCode, country)) {
+    errors.push('donor.billingAddress.postalCode: must be 4 digits for an Australian address');
+  }
+  if (errors.length > 0) return { errors };
+  return {
+    value: {
+      donor: {
+        email: donor.email.trim(),
+        verifiedEmail: blankToNull(donor.verifiedEmail),
+        firstName: donor.firstName.trim(),
+        lastName: donor.lastName.trim(),
+        mobile: mobileInput === null ? null : normaliseMobile(mobileInput),
+        businessName: blankToNull(donor.businessName),
+        street: blankToNull(address.street),
+        city: blankToNull(address.city),
+        state: stateInput === null ? null : normaliseState(stateInput),
+        postalCode: address.postalCode.trim(),
+        country,
+      },
+      transaction: {
+        id: blankToNull(transaction.id),
+        dateRaw: transaction.date ?? null,
+        at: transaction.date ? new Date(transaction.date) : null,
+        amountCents: transaction.amount === undefined ? null : parseDecimalToCents(transaction.amount),
+      },
+    },
+  };
+}

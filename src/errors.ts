@@ -1,0 +1,38 @@
+/**
+ * The error catalogue: every code the API answers with, its HTTP status and its message. Codes and messages
+ * of the spec (section 7) are used verbatim; the others follow their style (DESIGN.md §15).
+ */
+export const ErrorCatalogue = {
+  VALIDATION: { status: 400, code: 'FUNDRAISER:VALIDATION', message: 'Request Validation Unsuccessful' },
+  FUNDRAISER_NOT_ENROLLED: { status: 400, code: 'FUNDRAISER:VALIDATION', message: 'Fundraiser Validation Unsuccessful' },
+  UNAUTHORIZED: { status: 401, code: 'FUNDRAISER:UNAUTHORIZED', message: 'Unauthorized' },
+  NOT_FOUND: { status: 404, code: 'FUNDRAISER:NOT_FOUND', message: 'Resource not found' },
+  ACCOUNT_NOT_FOUND: { status: 404, code: 'ACCOUNT:NOT_FOUND', message: 'Account with ID not found.' },
+  METHOD_NOT_ALLOWED: { status: 405, code: 'FUNDRAISER:METHOD_NOT_ALLOWED', message: 'Method not allowed' },
+  REMITTANCE_NOT_ACCEPTED: { status: 406, code: 'FUNDRAISER:REMITTANCE POST', message: 'Fundraiser remittance processing request not accepted' },
+  CONFLICT: { status: 409, code: 'FUNDRAISER:CONFLICT', message: 'Request conflicts with an earlier request' },
+  PAYLOAD_TOO_LARGE: { status: 413, code: 'FUNDRAISER:PAYLOAD_TOO_LARGE', message: 'Payload too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, code: 'FUNDRAISER:UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported media type' },
+  RATE_LIMIT: { status: 429, code: 'FUNDRAISER:RATE_LIMIT', message: 'Request quota exhausted' },
+  UNKNOWN: { status: 500, code: 'FUNDRAISER:UNKNOWN', message: 'Unhandled Exception Occurred' },
+  UNAVAILABLE: { status: 503, code: 'FUNDRAISER:UNAVAILABLE', message: 'Service temporarily unavailable' },
+} as const satisfies Record<string, { status: number; code: string; message: string }>;
+
+export type ErrorKind = keyof typeof ErrorCatalogue;
+
+/** An error the API renders as the error envelope. Throw it from anywhere below the routes. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(
+    readonly kind: ErrorKind,
+    override readonly cause?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(ErrorCatalogue[kind].message);
+    this.status = ErrorCatalogue[kind].status;
+    this.code = ErrorCatalogue[kind].code;
+  }
+}
+
+export const apiError = (kind: ErrorKind, cause?: string, headers?: Record<string, string>) => new ApiError(kind, cause, headers);

@@ -1,0 +1,51 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '../../errors.js';
+import type { CredentialVerifier } from '../../services/credential-verifier.js';
+
+export interface AuthenticateOptions {
+  verifier: CredentialVerifier;
+  requireBasic: boolean;
+}
+
+/** One body for every authentication failure: it never says which value was wrong (section 5.1). */
+const unauthorized = () => new ApiError('UNAUTHORIZED', 'Invalid or missing client credentials');
+
+/**
+ * Credentials: the client_id and client_secret headers (section 5.1). Authorization: Basic is accepted beside
+ * them and, when present, must name the same pair; a deployment can require it (DESIGN.md §4).
+ */
+export const authenticatePlugin = fp<AuthenticateOptions>(async (app: FastifyInstance, { verifier, requireBasic }) => {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config?.public || !request.routeOptions.url) return;
+    const clientId = header(request, 'client_id');
+    const clientSecret = header(request, 'client_secret');
+    const basic = basicCredentials(request);
+    if (!clientId || !clientSecret) throw unauthorized();
+    if (basic === 'malformed' || (basic && (basic.id !== clientId || basic.secret !== clientSecret))) throw unauthorized();
+    if (requireBasic && !basic) throw unauthorized();
+    const result = await verifier.verify(clientId, clientSecret);
+    if ('rejected' in result) {
+      request.log.info({ clientId, reason: result.rejected }, 'authentication failed');
+      throw unauthorized();
+    }
+    request.principal = result.principal;
+  });
+}, { name: 'authenticate', dependencies: ['correlation-id'] });
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return (Array.isArray(value) ? value[0] : value) || undefined;
+}
+
+function basicCredentials(request: FastifyRequest): { id: string; secret: string } | 'malformed' | null {
+  const authorization = header(request, 'authorization');
+  if (!authorization) return null;
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+  if (!match?.[1]) return 'malformed';
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return 'malformed';
+  return { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+}

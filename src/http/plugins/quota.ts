@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import fp from 'fastify-plugin';
+import { ApiError } from '../../errors.js';
+import type { SharedQuotaStore } from '../../infrastructure/quota-store.js';
+
+/**
+ * Per-partner request quota (section 8), after channel permission and before validation (DESIGN.md §2).
+ * @fastify/rate-limit supplies the algorithm's edges and the X-RateLimit-* / Retry-After headers; the counts live
+ * in the shared store so that several instances enforce one quota.
+ */
+export const quotaPlugin = fp<{ store: SharedQuotaStore }>(async (app: FastifyInstance, { store }) => {
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preValidation',
+    // The library builds its store with `new`; a constructor may hand back an existing object.
+    store: function SharedStore() {
+      return store;
+    } as never,
+    keyGenerator: (request) => request.principal?.partnerId ?? 'anonymous',
+    allowList: (request) => request.principal === null,
+    max: async (request) => request.principal?.quotaLimit ?? 1,
+    timeWindow: async (request) => (request.principal?.quotaWindowSeconds ?? 60) * 1000,
+    errorResponseBuilder: (request, context) =>
+      new ApiError('RATE_LIMIT', `Quota of ${context.max} requests per ${request.principal?.quotaWindowSeconds ?? 60} s exhausted; retry in ${context.after}`),
+  });
+}, { name: 'quota', dependencies: ['channel-access'] });

@@ -1,0 +1,46 @@
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Database } from '../infrastructure/db/connect.js';
+import type { DB } from '../infrastructure/db/schema.js';
+import type { PaymentProvider } from '../infrastructure/payments/provider.js';
+import type { PaymentSimulator } from '../infrastructure/payments/simulator.js';
+import type { OnBatchStored } from '../services/accept-remittances.js';
+import type { RequestContext } from '../services/record-donation.js';
+import { successEnvelope } from './envelope.js';
+import { requirePrincipal } from './types.js';
+
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** What route handlers are given: services' collaborators, never a raw database client to query. */
+export interface RouteDeps {
+  config: Config;
+  database: Database;
+  db: Kysely<DB>;
+  payments: PaymentProvider;
+  /** Only outside production. */
+  simulator: PaymentSimulator | null;
+  onRemittanceBatchStored?: OnBatchStored;
+}
+
+/** Sends the success envelope with the route's `method` and the request's correlation id. */
+export function sendItems<T>(request: FastifyRequest, reply: FastifyReply, items: T, status = 200) {
+  return reply.code(status).send(successEnvelope(request.correlationId, request.routeOptions.config.envelopeMethod ?? '/', items));
+}
+
+/** The caller, its correlation id and its Idempotency-Key, for services. */
+export function requestContext(request: FastifyRequest, config: Config): RequestContext {
+  const key = request.headers['idempotency-key'];
+  return {
+    principal: requirePrincipal(request.principal),
+    correlationId: request.correlationId,
+    idempotencyKey: (Array.isArray(key) ? key[0] : key) || undefined,
+    isLive: config.APP_ENV === 'production',
+  };
+}
+
+/** Marks a replayed response so a partner can tell a retry was recognised. */
+export function markReplay(reply: FastifyReply, replayed: boolean) {
+  if (replayed) reply.header('idempotent-replayed', 'true');
+}

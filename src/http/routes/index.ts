@@ -1,0 +1,27 @@
+import type { App, RouteDeps } from '../route-context.js';
+import getAccountRoute from './accounts/get-account.js';
+import postDonationsRoute from './donations/post-donations.js';
+import getFundraisersRoute from './fundraisers/get-fundraisers.js';
+import getMandatesRoute from './mandates/get-mandates.js';
+import postMandatesRoute from './mandates/post-mandates.js';
+import healthRoute from './operational/health.js';
+import infoRoute from './operational/info.js';
+import pingRoute from './operational/ping.js';
+import postRemittancesRoute from './remittances/post-remittances.js';
+import confirmMandateRoute from './sandbox/confirm-mandate.js';
+import mandateConfirmationPage from './sandbox/mandate-confirmation-page.js';
+
+/** Every route of the API, registered under BASE_PATH. */
+export const routes: ((app: App, deps: RouteDeps) => Promise<void>)[] = [
+  healthRoute,
+  pingRoute,
+  infoRoute,
+  getFundraisersRoute,
+  postDonationsRoute,
+  getMandatesRoute,
+  postMandatesRoute,
+  postRemittancesRoute,
+  getAccountRoute,
+  confirmMandateRoute,
+  mandateConfirmationPage,
+];

@@ -1,0 +1,24 @@
+import { Type } from '@sinclair/typebox';
+import type { App, RouteDeps } from '../../route-context.js';
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The simulator's "hosted mandate confirmation" (the `url` of an accepted mandate). Public, as the provider's
+ * hosted page is: a donor opens it in a browser, without API headers.
+ */
+export default async function mandateConfirmationPage(app: App, { simulator }: RouteDeps) {
+  if (!simulator) return;
+  app.get('/sandbox/mandate-confirmations/:id', {
+    schema: { hide: true, params: Type.Object({ id: Type.String({ maxLength: 100 }) }) },
+    config: { public: true },
+  }, async (request, reply) => {
+    const intent = await simulator.retrieveSetupIntent(request.params.id);
+    if (!intent?.mandate) return reply.code(404).type('text/html').send('<h1>No accepted mandate with this id</h1>');
+    return reply.type('text/html; charset=utf-8').send(
+      `<!doctype html><title>Direct debit mandate</title><h1>BECS direct debit request (sandbox)</h1>` +
+        `<p>Mandate <code>${escape(intent.id)}</code> was accepted at ${escape(intent.mandate.acceptedAt.toISOString())}.</p>` +
+        `<p>This page is produced by the payment simulator; no real account is debited.</p>`,
+    );
+  });
+}

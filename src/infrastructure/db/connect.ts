@@ -1,0 +1,128 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { lockDataDirectory } from './data-dir-lock.js';
+import type { DB } from './schema.js';
+
+export type DatabaseKind = 'postgres' | 'embedded';
+
+/** A database the service and the CLI can use, whichever engine sits behind it. */
+export interface Database {
+  readonly db: Kysely<DB>;
+  readonly kind: DatabaseKind;
+  /** Where the data lives, without credentials (safe to log). */
+  readonly location: string;
+  /** Runs `steps` in one transaction whose `exec` accepts multi-statement SQL scripts (migrations). */
+  scriptTransaction(steps: (tx: ScriptTransaction) => Promise<void>): Promise<void>;
+  /** Resolves when the database answers a trivial query within `timeoutMs`. */
+  ping(timeoutMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ScriptTransaction {
+  db: Kysely<DB>;
+  exec(script: string): Promise<void>;
+}
+
+export interface ConnectOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  poolMax?: number;
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
+  logger?: Pick<Logger, 'error' | 'warn'>;
+}
+
+// bigint columns hold cents and counts far below 2^53: read them as numbers, as PGlite does.
+const pgTypes = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
+};
+
+export async function connectDatabase(options: ConnectOptions): Promise<Database> {
+  return options.databaseUrl ? connectPostgres(options.databaseUrl, options) : connectEmbedded(options.dataDir ?? './data');
+}
+
+function connectPostgres(url: string, options: ConnectOptions): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolMax ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 3000,
+    statement_timeout: options.statementTimeoutMs ?? 15000,
+    query_timeout: (options.statementTimeoutMs ?? 15000) + 1000,
+    idleTimeoutMillis: 30_000,
+    types: pgTypes,
+  } as pg.PoolConfig);
+  // An idle client losing its server must not crash the process; the pool replaces it on next use.
+  pool.on('error', (err) => options.logger?.warn({ err: err.message }, 'idle database connection lost'));
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const location = redactUrl(url);
+  return {
+    db,
+    kind: 'postgres',
+    location,
+    async scriptTransaction(steps) {
+      // Without parameters, pg sends a simple query, which may hold several statements.
+      await db.transaction().execute((trx) => steps({ db: trx, exec: async (script) => void (await sql.raw(script).execute(trx)) }));
+    },
+    ping: (timeoutMs) => withTimeout(sql`select 1`.execute(db).then(() => undefined), timeoutMs),
+    close: () => db.destroy(),
+  };
+}
+
+async function connectEmbedded(dataDir: string): Promise<Database> {
+  const memory = dataDir.startsWith('memory://');
+  const release = memory ? async () => {} : await lockDataDirectory(dataDir);
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(memory ? undefined : dataDir);
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: 'embedded',
+    location: memory ? 'in-memory embedded database' : `embedded database in ${dataDir}`,
+    async scriptTransaction(steps) {
+      // PGlite's extended protocol takes one statement at a time; exec() runs a whole script. Holding Kysely's
+      // single connection keeps every other query out of this transaction.
+      await db.connection().execute(async (conn) => {
+        await pglite.exec('begin');
+        try {
+          await steps({ db: conn, exec: async (script) => void (await pglite.exec(script)) });
+          await pglite.exec('commit');
+        } catch (err) {
+          await pglite.exec('rollback');
+          throw err;
+        }
+      });
+    },
+    ping: (timeoutMs) => withTimeout(sql`select 1`.execute(db).then(() => undefined), timeoutMs),
+    async close() {
+      await db.destroy();
+      await release();
+    },
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`database did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparseable url)';
+  }
+}

@@ -1,0 +1,196 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Kysely's view of the tables created by the SQL migrations beside this file. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json = ColumnType<unknown, string, string>;
+
+export interface ChannelsTable { name: string; created_at: Generated<Date> }
+
+export interface PartnersTable {
+  id: Generated<string>;
+  name: string;
+  status: Generated<'active' | 'suspended'>;
+  quota_limit: number;
+  quota_window_seconds: number;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface PartnerChannelsTable { partner_id: string; channel: string }
+
+export interface CredentialsTable {
+  client_id: string;
+  partner_id: string;
+  environment: string;
+  secret_hash: string;
+  created_at: Generated<Date>;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  replaced_by: string | null;
+  last_used_at: Timestamp | null;
+}
+
+export interface AccountsTable {
+  id: Generated<string>;
+  member_number: string;
+  crm_id: string | null;
+  crm_id15: ColumnType<string | null, never, never>;
+  name: string;
+  abn: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface ProductsTable {
+  account_id: string;
+  channel: string;
+  description: Generated<string>;
+  status: string;
+  logo: string | null;
+  cover_image: string | null;
+  donation_amounts_cents: ColumnType<number[], number[] | undefined, number[]>;
+  story: string | null;
+  campaigns: ColumnType<Record<string, unknown>, string | undefined, string>;
+  product_enrollment_id: string | null;
+  enrollment_status: Generated<string>;
+  updated_at: Generated<Date>;
+}
+
+export interface DonationsTable {
+  id: Generated<string>;
+  reference_id: string;
+  partner_id: string;
+  environment: string;
+  is_live: boolean;
+  channel: string;
+  account_id: string;
+  fundraiser_id: string;
+  fundraiser_account_name: string | null;
+  product_enrollment_id: string | null;
+  donor_email: string;
+  donor_verified_email: string | null;
+  donor_first_name: string;
+  donor_last_name: string;
+  donor_mobile: string | null;
+  donor_business_name: string | null;
+  address_street: string | null;
+  address_city: string | null;
+  address_state: string | null;
+  address_postal_code: string;
+  address_country: string | null;
+  transaction_id: string | null;
+  transaction_date_raw: string | null;
+  transaction_at: Timestamp | null;
+  amount_cents: number | null;
+  source_metadata: Json | null;
+  request_hash: string;
+  correlation_id: string;
+  created_at: Generated<Date>;
+}
+
+export interface IdempotencyKeysTable {
+  partner_id: string;
+  key: string;
+  operation: string;
+  request_hash: string;
+  response_status: number | null;
+  response_body: Json | null;
+  created_at: Generated<Date>;
+}
+
+export interface MandatesTable {
+  id: string;
+  partner_id: string;
+  environment: string;
+  channel: string;
+  account_id: string;
+  fundraiser_id: string;
+  fundraiser_first_name: string;
+  fundraiser_last_name: string;
+  fundraiser_email: string;
+  provider: string;
+  status: string;
+  accepted_at: Timestamp | null;
+  payment_method: string | null;
+  url: string | null;
+  correlation_id: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface SimulatorSetupIntentsTable {
+  id: string;
+  client_secret: string;
+  idempotency_key: string;
+  status: string;
+  customer_email: string;
+  customer_name: string;
+  last_error: string | null;
+  bsb: string | null;
+  account_last4: string | null;
+  accepted_at: Timestamp | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface RemittanceBatchesTable {
+  id: Generated<string>;
+  partner_id: string;
+  environment: string;
+  channel: string;
+  fundraiser_id: string;
+  account_id: string;
+  status: Generated<string>;
+  entry_count: number;
+  total_cents: number;
+  request_hash: string;
+  correlation_id: string;
+  created_at: Generated<Date>;
+  started_at: Timestamp | null;
+  completed_at: Timestamp | null;
+}
+
+export interface RemittanceEntriesTable {
+  batch_id: string;
+  position: number;
+  bank_reference_id: string;
+  amount_cents: number;
+  donation_ids: string[];
+  outcome: string | null;
+  outcome_detail: string | null;
+}
+
+export interface QuotaCountersTable { partner_id: string; window_start: Timestamp; count: number }
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Generated<Date>;
+  actor: string;
+  action: string;
+  subject: string | null;
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+}
+
+export interface DB {
+  channels: ChannelsTable;
+  partners: PartnersTable;
+  partner_channels: PartnerChannelsTable;
+  credentials: CredentialsTable;
+  accounts: AccountsTable;
+  products: ProductsTable;
+  donations: DonationsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  mandates: MandatesTable;
+  simulator_setup_intents: SimulatorSetupIntentsTable;
+  remittance_batches: RemittanceBatchesTable;
+  remittance_entries: RemittanceEntriesTable;
+  quota_counters: QuotaCountersTable;
+  audit_log: AuditLogTable;
+}
+
+export type Partner = Selectable<PartnersTable>;
+export type Account = Selectable<AccountsTable>;
+export type Product = Selectable<ProductsTable>;
+export type Donation = Selectable<DonationsTable>;
+export type NewDonation = Insertable<DonationsTable>;
+export type Mandate = Selectable<MandatesTable>;

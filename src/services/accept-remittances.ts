@@ -1,0 +1,55 @@
+import type { Kysely } from 'kysely';
+import { numberToCents } from '../domain/money.js';
+import { requestHash } from '../domain/request-hash.js';
+import { ApiError } from '../errors.js';
+import type { DB } from '../infrastructure/db/schema.js';
+import { accountsOfDonationsNotEnrolled } from '../infrastructure/repositories/accounts.js';
+import { insertRemittanceBatch } from '../infrastructure/repositories/remittances.js';
+import { checkEnrolment } from './enrolment.js';
+import { idempotent } from './idempotency.js';
+import type { RequestContext } from './record-donation.js';
+
+export interface RemittancesRequest {
+  source: { channel: string; fundraiserId: string; fundraiserAccountName?: string; productEnrollmentId?: string };
+  remittances: { bankReferenceId: string; amount: number; donationIds: string[] }[];
+}
+
+/** Hook for what happens to a stored batch (reconciliation); called inside the storing transaction. */
+export type OnBatchStored = (trx: Kysely<DB>, batchId: string) => Promise<void>;
+
+/**
+ * Accepts a remittance batch (section 4.8): 406 when the batch's fundraiser, or the fundraiser of any referenced
+ * donation, has no active enrolment with the channel (DESIGN.md §12); otherwise stored durably in one transaction
+ * before the 202. Unknown donation ids are not an error here: reconciliation reports them.
+ */
+export async function acceptRemittances(db: Kysely<DB>, request: RemittancesRequest, context: RequestContext, onStored?: OnBatchStored) {
+  const { principal } = context;
+  const { source } = request;
+  const enrolment = await checkEnrolment(db, source.fundraiserId, source.channel);
+  if (!enrolment.enrolled) throw new ApiError('REMITTANCE_NOT_ACCEPTED', enrolment.reason);
+  const donationIds = [...new Set(request.remittances.flatMap((entry) => entry.donationIds))];
+  const notEnrolled = await accountsOfDonationsNotEnrolled(db, principal, donationIds, source.channel);
+  if (notEnrolled.length > 0) {
+    throw new ApiError('REMITTANCE_NOT_ACCEPTED', `Fundraisers of referenced donations not enrolled in product ${source.channel}: ${notEnrolled.join(', ')}`);
+  }
+  const hash = requestHash(request);
+  return idempotent(db, { partnerId: principal.partnerId, key: context.idempotencyKey, operation: 'POST /remittances', requestHash: hash }, async (trx) => {
+    const batchId = await insertRemittanceBatch(trx, {
+      partnerId: principal.partnerId,
+      environment: principal.environment,
+      channel: source.channel,
+      fundraiserId: source.fundraiserId,
+      accountId: enrolment.account.id,
+      requestHash: hash,
+      correlationId: context.correlationId,
+      entries: request.remittances.map((entry) => ({
+        bankReferenceId: entry.bankReferenceId,
+        // The schema's amount-aud format guarantees a positive amount with at most two decimals.
+        amountCents: numberToCents(entry.amount)!,
+        donationIds: entry.donationIds,
+      })),
+    });
+    if (onStored) await onStored(trx, batchId);
+    return { status: 202, items: { status: 'Request Accepted', batchId } };
+  });
+}

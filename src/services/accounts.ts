@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import { centsToAmount } from '../domain/money.js';
+import { ApiError } from '../errors.js';
+import type { DB } from '../infrastructure/db/schema.js';
+import { findAccount } from '../infrastructure/repositories/accounts.js';
+import { checkAccountEnrolment, checkEnrolment } from './enrolment.js';
+
+/**
+ * Account details with the product of the requested channel (section 4.9, DESIGN.md §13): 404 for an unknown id,
+ * 400 when the account has no activated product for the channel.
+ */
+export async function getAccount(db: Kysely<DB>, id: string, channel: string) {
+  const account = await findAccount(db, id);
+  if (!account) throw new ApiError('ACCOUNT_NOT_FOUND', `No account with ID ${id}`);
+  const check = await checkAccountEnrolment(db, account, id, channel);
+  if (!check.enrolled) throw new ApiError('FUNDRAISER_NOT_ENROLLED', check.reason);
+  const { product } = check;
+  return {
+    name: account.name,
+    memberNumber: account.member_number,
+    ...(account.abn ? { abn: account.abn } : {}),
+    products: [
+      {
+        name: product.channel,
+        description: product.description,
+        status: product.status,
+        logo: product.logo ?? '',
+        coverImage: product.cover_image ?? '',
+        donationAmounts: product.donation_amounts_cents.map(centsToAmount),
+        story: product.story ?? '',
+        campaigns: product.campaigns ?? {},
+        ...(product.product_enrollment_id ? { productEnrollmentId: product.product_enrollment_id } : {}),
+      },
+    ],
+  };
+}
+
+/** FundraiserSummary (section 2.11) of an active enrolment. */
+export async function validateFundraiser(db: Kysely<DB>, id: string, channel: string) {
+  const check = await checkEnrolment(db, id, channel);
+  if (!check.enrolled) throw new ApiError('FUNDRAISER_NOT_ENROLLED', check.reason);
+  return {
+    name: check.account.name,
+    fundraiserId: id,
+    productEnrollmentId: check.product.product_enrollment_id ?? '',
+    status: check.product.enrollment_status,
+  };
+}

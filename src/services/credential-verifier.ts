@@ -1,0 +1,76 @@
+import { LRUCache } from 'lru-cache';
+import type { Environment } from '../config.js';
+import { credentialRejection, secretMatches } from '../domain/credentials.js';
+import type { Principal } from '../domain/principal.js';
+import type { CredentialRecord } from '../infrastructure/repositories/credentials.js';
+
+export interface CredentialVerifierOptions {
+  environment: Environment;
+  /** Upper bound on how long a changed or revoked credential may be served from this instance's cache. */
+  cacheTtlMs: number;
+  now: () => Date;
+  load: (clientId: string) => Promise<CredentialRecord | undefined>;
+  touch: (clientId: string, at: Date) => Promise<void>;
+  onTouchError?: (err: unknown) => void;
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Checks client_id/client_secret pairs. Credential rows are cached (hits and misses) for at most `cacheTtlMs`, so
+ * authentication costs no database round trip on the hot path while a revocation still takes effect on every
+ * instance within that bound. Time-based rules (rotation expiry) are evaluated on every request against `now()`.
+ */
+export class CredentialVerifier {
+  private readonly cache: LRUCache<string, { record: CredentialRecord | null }>;
+  private readonly touchedAt = new Map<string, number>();
+
+  constructor(private readonly options: CredentialVerifierOptions) {
+    this.cache = new LRUCache({ max: 10_000, ttl: Math.max(1, options.cacheTtlMs), ttlAutopurge: false });
+  }
+
+  async verify(clientId: string, secret: string): Promise<{ principal: Principal } | { rejected: string }> {
+    const record = await this.lookup(clientId);
+    if (!record) return { rejected: 'unknown client_id' };
+    if (!secretMatches(secret, record.secretHash)) return { rejected: 'wrong client_secret' };
+    const now = this.options.now();
+    const rejection = credentialRejection(record, this.options.environment, now);
+    if (rejection) return { rejected: rejection };
+    this.recordUse(clientId, now);
+    return {
+      principal: {
+        partnerId: record.partnerId,
+        partnerName: record.partnerName,
+        clientId: record.clientId,
+        environment: record.environment,
+        channels: new Set(record.channels),
+        quotaLimit: record.quotaLimit,
+        quotaWindowSeconds: record.quotaWindowSeconds,
+      },
+    };
+  }
+
+  /** Forgets cached rows, e.g. after this process changed a credential. */
+  invalidate(clientId?: string): void {
+    if (clientId) this.cache.delete(clientId);
+    else this.cache.clear();
+  }
+
+  private async lookup(clientId: string): Promise<CredentialRecord | null> {
+    if (this.options.cacheTtlMs > 0) {
+      const cached = this.cache.get(clientId);
+      if (cached) return cached.record;
+    }
+    const record = (await this.options.load(clientId)) ?? null;
+    if (this.options.cacheTtlMs > 0) this.cache.set(clientId, { record });
+    return record;
+  }
+
+  /** last_used_at is kept to the minute: one write per credential per minute, off the request path. */
+  private recordUse(clientId: string, now: Date): void {
+    const last = this.touchedAt.get(clientId) ?? 0;
+    if (now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
+    this.touchedAt.set(clientId, now.getTime());
+    this.options.touch(clientId, now).catch((err) => this.options.onTouchError?.(err));
+  }
+}
