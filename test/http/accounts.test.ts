@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t.close());
+
+describe('GET /accounts/{id} (section 4.9, DESIGN.md §13)', () => {
+  it('returns the account with only the product of the requested channel', async () => {
+    const response = await t.get('/accounts/10000001', { query: { channel: 'Storefront App' } });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.method).toBe('/accounts/:id');
+    expect(body.data.items).toEqual({
+      name: 'Riverside Junior Football Club',
+      memberNumber: '10000001',
+      abn: '51824753556',
+      products: [
+        {
+          name: 'Storefront App',
+          description: 'Round up your order for the club',
+          status: 'Activated',
+          logo: 'https://example.org/assets/logo.png',
+          coverImage: 'https://example.org/assets/cover.jpg',
+          donationAmounts: [5, 10, 20, 50],
+          story: 'Every dollar keeps junior sport affordable in our community.',
+          campaigns: {},
+          productEnrollmentId: 'PE-10000001-SF',
+        },
+      ],
+    });
+  });
+
+  it('the other channel\'s partner sees that channel\'s product', async () => {
+    const response = await t.get('/accounts/10000001', { as: t.registration, query: { channel: 'Registration Integration' } });
+    expect(response.json().data.items.products.map((p: { name: string }) => p.name)).toEqual(['Registration Integration']);
+  });
+
+  it('accepts a CRM id for the account', async () => {
+    const response = await t.get('/accounts/0015g00000Demo1AAA', { query: { channel: 'Storefront App' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.items.memberNumber).toBe('10000001');
+  });
+
+  it('unknown id → 404 ACCOUNT:NOT_FOUND "Account with ID not found."', async () => {
+    const response = await t.get('/accounts/99999999', { query: { channel: 'Storefront App' } });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ method: '/accounts/:id', error: { code: 'ACCOUNT:NOT_FOUND', message: 'Account with ID not found.' } });
+  });
+
+  it.each(['10000004', '10000005', '10000003'])('known account %s without an activated product for the channel → 400', async (id) => {
+    const response = await t.get(`/accounts/${id}`, { query: { channel: 'Storefront App' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({ code: 'FUNDRAISER:VALIDATION', message: 'Fundraiser Validation Unsuccessful' });
+  });
+
+  it('requires the channel', async () => {
+    const response = await t.get('/accounts/10000001');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.cause).toBe('query.channel: is required');
+  });
+});
