@@ -24,6 +24,8 @@ function describeOne(error: FastifySchemaValidationError): { path: string; messa
       return { path: join(base, String(params.missingProperty)), message: 'is required' };
     case 'format':
       return { path: base, message: formatDescriptions[String(params.format)] ?? `must match format ${String(params.format)}` };
+    case 'const':
+      return { path: base, message: `must be one of ${JSON.stringify(params.allowedValue)}` };
     case 'enum':
       return { path: base, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
     case 'minLength':

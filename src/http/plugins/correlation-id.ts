@@ -19,6 +19,8 @@ export const correlationIdPlugin = fp(async (app: FastifyInstance) => {
       return;
     }
     request.correlationId = randomUUID();
+    // Public pages (the OpenAPI document, the sandbox's hosted mandate page) are opened by browsers and tools.
+    if (request.routeOptions.config?.public) return;
     throw new ApiError('VALIDATION', value ? 'header X-Correlation-ID: must be a UUID' : 'header X-Correlation-ID: is required');
   });
 }, { name: 'correlation-id' });

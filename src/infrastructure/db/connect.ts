@@ -16,6 +16,12 @@ export interface Database {
   readonly location: string;
   /** Runs `steps` in one transaction whose `exec` accepts multi-statement SQL scripts (migrations). */
   scriptTransaction(steps: (tx: ScriptTransaction) => Promise<void>): Promise<void>;
+  /**
+   * Runs a parameterless script (one or more statements) on one connection, outside any other transaction, and
+   * returns the rows of its last statement; a script that fails inside its own BEGIN is rolled back. The job
+   * queue (pg-boss) installs itself and runs its maintenance this way.
+   */
+  runScript(script: string): Promise<{ rows: Record<string, unknown>[] }>;
   /** Resolves when the database answers a trivial query within `timeoutMs`. */
   ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
@@ -55,8 +61,10 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     idleTimeoutMillis: 30_000,
     types: pgTypes,
   } as pg.PoolConfig);
-  // An idle client losing its server must not crash the process; the pool replaces it on next use.
+  // A client losing its server must not crash the process. pg-pool listens on idle clients only; a checked-out
+  // client whose socket dies emits 'error' too (its query fails separately), so every client gets a listener.
   pool.on('error', (err) => options.logger?.warn({ err: err.message }, 'idle database connection lost'));
+  pool.on('connect', (client) => client.on('error', (err) => options.logger?.warn({ err: err.message }, 'database connection lost')));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   const location = redactUrl(url);
   return {
@@ -67,6 +75,17 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
       // Without parameters, pg sends a simple query, which may hold several statements.
       await db.transaction().execute((trx) => steps({ db: trx, exec: async (script) => void (await sql.raw(script).execute(trx)) }));
     },
+    runScript: (script) =>
+      db.connection().execute(async (conn) => {
+        try {
+          // Without parameters, pg sends a simple query; for several statements Kysely reports no rows.
+          const result = await sql.raw<Record<string, unknown>>(script).execute(conn);
+          return { rows: result.rows };
+        } catch (err) {
+          await sql.raw('rollback').execute(conn).catch(() => undefined);
+          throw err;
+        }
+      }),
     ping: (timeoutMs) => withTimeout(sql`select 1`.execute(db).then(() => undefined), timeoutMs),
     close: () => db.destroy(),
   };
@@ -101,6 +120,17 @@ async function connectEmbedded(dataDir: string): Promise<Database> {
         }
       });
     },
+    runScript: (script) =>
+      // Holding Kysely's single connection keeps the script out of any open transaction, and them out of it.
+      db.connection().execute(async () => {
+        try {
+          const results = await pglite.exec(script);
+          return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+        } catch (err) {
+          await pglite.exec('rollback').catch(() => undefined);
+          throw err;
+        }
+      }),
     ping: (timeoutMs) => withTimeout(sql`select 1`.execute(db).then(() => undefined), timeoutMs),
     async close() {
       await db.destroy();

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertPartner } from '../../src/infrastructure/repositories/partners.js';
+import { issueCredential } from '../../src/services/credentials.js';
+import { startTestApp, type Caller, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+let limited: Caller;
+beforeAll(async () => {
+  t = await startTestApp();
+  const partner = await insertPartner(t.db, { name: 'Tiny quota partner', channels: ['Storefront App'], quotaLimit: 3, quotaWindowSeconds: 3600 });
+  limited = await issueCredential(t.db, partner.id, 'sit');
+});
+afterAll(async () => t.close());
+
+describe('per-partner quota (section 8, DESIGN.md §15)', () => {
+  it('counts requests with X-RateLimit-* headers, then answers 429 with Retry-After', async () => {
+    const ok = await t.get('/ping', { as: limited });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['x-ratelimit-limit']).toBe('3');
+    expect(ok.headers['x-ratelimit-remaining']).toBe('2');
+    expect(Number(ok.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
+    await t.get('/ping', { as: limited });
+    await t.get('/info', { as: limited });
+    const refused = await t.get('/ping', { as: limited });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ method: '/ping', error: { code: 'FUNDRAISER:RATE_LIMIT', message: 'Request quota exhausted' } });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+  });
+
+  it('is per partner: another partner is unaffected', async () => {
+    expect((await t.get('/ping')).statusCode).toBe(200);
+  });
+
+  it('is checked after credentials: unauthenticated requests get 401, not 429', async () => {
+    expect((await t.get('/ping', { as: { clientId: limited.clientId, clientSecret: 'wrong' } })).statusCode).toBe(401);
+  });
+
+  it('is shared through the database, so every instance sees the same count', async () => {
+    await t.app.quotaStore.sync();
+    const row = await t.db.selectFrom('quota_counters').innerJoin('partners', 'partners.id', 'quota_counters.partner_id').select('count').where('partners.name', '=', 'Tiny quota partner').executeTakeFirstOrThrow();
+    expect(row.count).toBe(4);
+  });
+});
