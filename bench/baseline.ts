@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import { startChild } from './child.js';
+import type { BenchDatabase } from './database.js';
+
+export interface RunningBaseline {
+  origin: string;
+  /** `select version()` of the database the baseline writes to (the service's database). */
+  databaseVersion: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts bench/baseline-server.ts on the service's database. For the embedded database it must run after the
+ * service has stopped: a PGlite data directory is opened by one process at a time.
+ */
+export async function startBaseline(options: {
+  repoRoot: string;
+  workDir: string;
+  database: BenchDatabase;
+  poolMax: number;
+  bodies: { ping: unknown; fundraisers: unknown };
+}): Promise<RunningBaseline> {
+  const { database } = options;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    BASELINE_POOL_MAX: String(options.poolMax),
+    BASELINE_PING_BODY: JSON.stringify(options.bodies.ping),
+    BASELINE_FUNDRAISERS_BODY: JSON.stringify(options.bodies.fundraisers),
+  };
+  if (database.kind === 'postgres') env.BASELINE_DATABASE_URL = database.url;
+  else env.BASELINE_DATA_DIR = database.dataDir;
+  const child = startChild('bench/baseline-server.ts', { cwd: options.repoRoot, env, logFile: join(options.workDir, 'baseline.log') });
+  try {
+    const [, origin, version] = await child.waitFor(/baseline listening on (\S+); database: (.*)\n/, 60_000);
+    return { origin: origin!, databaseVersion: version!, stop: () => child.stop() };
+  } catch (err) {
+    await child.stop();
+    throw err;
+  }
+}

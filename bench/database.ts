@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/** Where one bench run keeps its data: a fresh database on a PostgreSQL server, or a fresh embedded data dir. */
+export type BenchDatabase =
+  | { kind: 'postgres'; url: string; location: string; drop(): Promise<void> }
+  | { kind: 'embedded'; dataDir: string; location: string; drop(): Promise<void> };
+
+/**
+ * A fresh database, so every run starts from the same state (migrations, demo data, empty tables). With a server
+ * URL it is created on that server and dropped afterwards (unless BENCH_KEEP_DATABASE is set).
+ */
+export async function createBenchDatabase(serverUrl: string | undefined, workDir: string): Promise<BenchDatabase> {
+  if (!serverUrl) {
+    const dataDir = join(workDir, 'data');
+    // The work directory (and with it this data dir) is removed by the caller.
+    return { kind: 'embedded', dataDir, location: 'embedded PGlite (fresh temp DATA_DIR)', drop: async () => {} };
+  }
+  const name = `bench_${randomBytes(5).toString('hex')}`;
+  await adminQuery(serverUrl, `create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    kind: 'postgres',
+    url: url.toString(),
+    location: `PostgreSQL server at ${url.host}, fresh database ${name}`,
+    async drop() {
+      if (process.env.BENCH_KEEP_DATABASE) return;
+      await adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+async function adminQuery(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}

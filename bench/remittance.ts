@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { CHANNEL, DONATION_AMOUNT, FUNDRAISER_ID, type Credentials } from './workloads.js';
+
+export const REMITTANCE_ENTRIES = 10_000;
+export const REMITTANCE_DONATIONS = 20_000;
+
+export interface RemittanceResult {
+  /** From sending the POST to receiving the 202. */
+  acceptedMs: number;
+  /** From sending the POST to the batch status reading final; null when the status endpoint is not there yet. */
+  reconciledMs: number | null;
+  /** What GET /remittances/{batchId} said at the end (or why it could not be read). */
+  finalStatus: string;
+  errors: number;
+}
+
+const POLL_INTERVAL_MS = 25;
+const RECONCILE_TIMEOUT_MS = 60_000;
+
+/**
+ * One batch of REMITTANCE_ENTRIES bank transactions, each settling two of the given donations (all of the same
+ * amount), posted once; then GET /remittances/{batchId} is polled until reconciliation has finished.
+ */
+export async function postRemittanceBatch(baseUrl: string, credentials: Credentials, donationIds: string[]): Promise<RemittanceResult> {
+  if (donationIds.length < REMITTANCE_DONATIONS) throw new Error(`need ${REMITTANCE_DONATIONS} donations, have ${donationIds.length}`);
+  const entryAmount = (Number(DONATION_AMOUNT) * 100 * 2) / 100;
+  const body = JSON.stringify({
+    source: { channel: CHANNEL, fundraiserId: FUNDRAISER_ID },
+    remittances: Array.from({ length: REMITTANCE_ENTRIES }, (_, i) => ({
+      bankReferenceId: `BENCH-${String(i).padStart(5, '0')}`,
+      amount: entryAmount,
+      donationIds: [donationIds[2 * i]!, donationIds[2 * i + 1]!],
+    })),
+  });
+  const headers = () => ({ 'x-correlation-id': randomUUID(), client_id: credentials.clientId, client_secret: credentials.clientSecret });
+
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/remittances`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body });
+  const accepted = (await response.json()) as { data?: { items?: { batchId?: string } } };
+  const acceptedMs = performance.now() - started;
+  const batchId = accepted.data?.items?.batchId;
+  if (response.status !== 202 || !batchId) {
+    return { acceptedMs, reconciledMs: null, finalStatus: `POST answered ${response.status}: ${JSON.stringify(accepted).slice(0, 300)}`, errors: 1 };
+  }
+
+  const deadline = Date.now() + RECONCILE_TIMEOUT_MS;
+  for (;;) {
+    const poll = await fetch(`${baseUrl}/remittances/${batchId}`, { headers: headers() });
+    const text = await poll.text();
+    if (poll.status === 404 && text.includes('No route')) {
+      return { acceptedMs, reconciledMs: null, finalStatus: 'GET /remittances/{batchId} not implemented yet (issue 4)', errors: 0 };
+    }
+    const status = poll.status === 200 ? readStatus(text) : `HTTP ${poll.status}`;
+    if (isFinal(status)) return { acceptedMs, reconciledMs: performance.now() - started, finalStatus: status, errors: status === 'completed' ? 0 : 1 };
+    if (Date.now() > deadline) return { acceptedMs, reconciledMs: null, finalStatus: `still ${status} after ${RECONCILE_TIMEOUT_MS} ms`, errors: 1 };
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+  }
+}
+
+function readStatus(text: string): string {
+  const body = JSON.parse(text) as { data?: { items?: { status?: string } } };
+  return body.data?.items?.status ?? 'unknown';
+}
+
+/** Statuses of remittance_batches: accepted → processing → completed | completed_with_exceptions. */
+function isFinal(status: string): boolean {
+  return status.startsWith('completed') || status.startsWith('HTTP ');
+}

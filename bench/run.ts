@@ -1,0 +1,155 @@
+/**
+ * `npm run bench`: the real service under load, beside bare node:http baselines, on a fresh database (embedded by
+ * default, PostgreSQL when DATABASE_URL names a server). Prints one table and writes it to BENCHMARKS.md.
+ *
+ * Knobs (environment): BENCH_SECONDS (measured seconds per workload, default 6), BENCH_WARMUP_SECONDS (default 1),
+ * BENCH_ONLY (comma-separated workload keys, for profiling one path), BENCH_CPU_PROF (a directory: the service runs
+ * with --cpu-prof and writes its profile there), BENCH_KEEP (keep the temp dir), BENCH_KEEP_DATABASE.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config.js';
+import { redactUrl } from '../src/infrastructure/db/connect.js';
+import { startBaseline } from './baseline.js';
+import { createBenchDatabase } from './database.js';
+import { measure, send, type LoadResult, type LoadSpec } from './load.js';
+import { postRemittanceBatch, REMITTANCE_DONATIONS, REMITTANCE_ENTRIES, type RemittanceResult } from './remittance.js';
+import { machineDescription, table, targetsList, writeSection, type Row } from './report.js';
+import { BENCH_QUOTA_LIMIT, startService } from './service.js';
+import { evaluateTargets } from './targets.js';
+import { accountPath, donationRequest, fundraisersPath, getRequest, mandateRequest, pingPath, type Credentials } from './workloads.js';
+
+const CONNECTIONS = 50;
+const timing = { seconds: Number(process.env.BENCH_SECONDS ?? 6), warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 1) };
+const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
+const wanted = (key: string) => !only || only.has(key);
+const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+async function main() {
+  const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  const workDir = mkdtempSync(join(tmpdir(), 'fundraiser-bench-'));
+  const serverUrl = process.env.DATABASE_URL;
+  const poolMax = loadConfig(process.env).DB_POOL_MAX;
+  const startedAt = Date.now();
+  const database = await createBenchDatabase(serverUrl, workDir);
+  try {
+    progress(`database: ${database.location}; work dir ${workDir}`);
+    const service = await runServiceWorkloads(repoRoot, workDir, database);
+    progress('baselines');
+    const baseline = await startBaseline({ repoRoot, workDir, database, poolMax, bodies: service.bodies });
+    const base: Record<string, LoadResult> = {};
+    try {
+      const spec = (request: LoadSpec['request']): LoadSpec => ({ origin: baseline.origin, connections: CONNECTIONS, request });
+      if (wanted('ping')) base.ping = await measure(spec(getRequest(pingPath(service.basePath), null)), timing);
+      if (wanted('fundraisers')) base.fundraisers = await measure(spec(getRequest(fundraisersPath(service.basePath), null)), timing);
+      if (wanted('donations')) base.donations = await measure(spec(donationRequest(`${service.basePath}/donations`, null)), timing);
+    } finally {
+      await baseline.stop();
+    }
+
+    const rows = buildRows(service.results, base, service.remittance, service.peakRssMb);
+    const targets = evaluateTargets(database.kind, service.results, base, service.remittance, service.peakRssMb);
+    const command = serverUrl ? `DATABASE_URL=${redactUrl(serverUrl)} npm run bench` : 'npm run bench';
+    const overrides = Object.entries(process.env).filter(([k]) => k.startsWith('BENCH_')).map(([k, v]) => `${k}=${v} `).join('');
+    const body = [
+      `## ${database.kind === 'postgres' ? 'PostgreSQL' : 'Embedded database (PGlite)'}`,
+      '',
+      `Command: \`${overrides}${command}\` — ${new Date(startedAt).toISOString()}, whole run ${((Date.now() - startedAt) / 1000).toFixed(0)} s.`,
+      '',
+      machineDescription({ kind: database.kind, location: database.location, version: baseline.databaseVersion }),
+      '',
+      `${CONNECTIONS} connections per workload, ${timing.warmupSeconds} s warm-up then ${timing.seconds} s measured; fresh X-Correlation-ID on every request and fresh transaction.id on every donation. ` +
+        `Quotas on: the demo partner's quota is ${BENCH_QUOTA_LIMIT.toLocaleString('en-US')} requests per window (QUOTA_DEFAULT_LIMIT at first start), so no request is refused. ` +
+        `The ${REMITTANCE_DONATIONS.toLocaleString('en-US')} donations of the remittance batch are created through POST /donations (those of the donations workload, topped up). One-shot rows give their measurement in the p50 column.`,
+      '',
+      table(rows),
+      '',
+      'Targets:',
+      targetsList(targets),
+    ].join('\n');
+    process.stdout.write(`\n${body}\n`);
+    if (!only) writeSection(join(repoRoot, 'BENCHMARKS.md'), database.kind, body);
+  } finally {
+    await database.drop();
+    if (!process.env.BENCH_KEEP) rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+async function runServiceWorkloads(repoRoot: string, workDir: string, database: Parameters<typeof startService>[0]['database']) {
+  progress('starting the service');
+  const service = await startService({ repoRoot, workDir, database, cpuProfileDir: process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined });
+  const basePath = new URL(service.baseUrl).pathname.replace(/\/$/, '');
+  const results: Record<string, LoadResult> = {};
+  let remittance: RemittanceResult | null = null;
+  let peakRssMb: number | null = null;
+  let bodies: { ping: unknown; fundraisers: unknown };
+  try {
+    bodies = {
+      ping: await fetchJson(`${service.origin}${pingPath(basePath)}`, service.credentials),
+      fundraisers: await fetchJson(`${service.origin}${fundraisersPath(basePath)}`, service.credentials),
+    };
+    const spec = (request: LoadSpec['request']): LoadSpec => ({ origin: service.origin, connections: CONNECTIONS, request });
+    const creds = service.credentials;
+    const references: string[] = [];
+    const workloads: [string, LoadSpec][] = [
+      ['ping', spec(getRequest(pingPath(basePath), creds))],
+      ['fundraisers', spec(getRequest(fundraisersPath(basePath), creds))],
+      ['accounts', spec(getRequest(accountPath(basePath), creds))],
+      ['donations', spec(donationRequest(`${basePath}/donations`, creds, (id) => references.push(id)))],
+      ['mandates', spec(mandateRequest(`${basePath}/mandates`, creds))],
+    ];
+    for (const [key, load] of workloads) {
+      if (!wanted(key)) continue;
+      progress(key);
+      results[key] = await measure(load, timing);
+    }
+    if (wanted('remittance')) {
+      const missing = REMITTANCE_DONATIONS - references.length;
+      progress(`remittance: creating ${Math.max(0, missing)} more donations, then one batch of ${REMITTANCE_ENTRIES} entries`);
+      if (missing > 0) await send(spec(donationRequest(`${basePath}/donations`, creds, (id) => references.push(id))), missing);
+      remittance = await postRemittanceBatch(service.baseUrl, creds, references);
+    }
+  } finally {
+    progress('stopping the service');
+    peakRssMb = await service.stop();
+  }
+  return { basePath, results, remittance, peakRssMb, bodies };
+}
+
+async function fetchJson(url: string, credentials: Credentials): Promise<unknown> {
+  const response = await fetch(url, { headers: { 'x-correlation-id': crypto.randomUUID(), client_id: credentials.clientId, client_secret: credentials.clientSecret } });
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+  return response.json();
+}
+
+function buildRows(service: Record<string, LoadResult>, base: Record<string, LoadResult>, remittance: RemittanceResult | null, peakRssMb: number | null): Row[] {
+  const row = (workload: string, key: string): Row[] => {
+    const r = service[key];
+    return r ? [{ workload, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, baselineRps: base[key]?.rps }] : [];
+  };
+  const rows = [
+    ...row('GET /ping', 'ping'),
+    ...row('GET /fundraisers', 'fundraisers'),
+    ...row('GET /accounts/{id}', 'accounts'),
+    ...row('POST /donations', 'donations'),
+    ...row('POST /mandates (simulator)', 'mandates'),
+  ];
+  if (remittance) {
+    const batch = `remittance batch, ${REMITTANCE_ENTRIES.toLocaleString('en-US')} entries / ${REMITTANCE_DONATIONS.toLocaleString('en-US')} donations`;
+    rows.push({ workload: `${batch}: time to 202`, p50: `${Math.round(remittance.acceptedMs)} ms`, errors: remittance.reconciledMs === null ? remittance.errors : 0 });
+    rows.push({
+      workload: `${batch}: time until reconciled`,
+      p50: remittance.reconciledMs === null ? `pending: ${remittance.finalStatus}` : `${Math.round(remittance.reconciledMs)} ms (${remittance.finalStatus})`,
+      errors: remittance.reconciledMs === null ? undefined : remittance.errors,
+    });
+  }
+  rows.push({ workload: 'peak RSS of the service process (VmHWM)', p50: peakRssMb === null ? 'n/a' : `${Math.round(peakRssMb)} MB` });
+  return rows;
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

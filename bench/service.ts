@@ -1,0 +1,70 @@
+import { join } from 'node:path';
+import { startChild, type Child } from './child.js';
+import type { BenchDatabase } from './database.js';
+import { PeakRssSampler } from './process-memory.js';
+
+/**
+ * The bench partner's quota: on, but far above what a run sends (a few hundred thousand requests), so that the
+ * quota plugin does all its work on every request and never answers 429. Postgres `integer` caps it.
+ */
+export const BENCH_QUOTA_LIMIT = 1_000_000_000;
+
+export interface RunningService {
+  /** Scheme, host and port. */
+  origin: string;
+  /** Origin plus BASE_PATH. */
+  baseUrl: string;
+  credentials: { clientId: string; clientSecret: string };
+  pid: number;
+  /** Stops the service gracefully; returns its peak RSS in MB (null without /proc). */
+  stop(): Promise<number | null>;
+}
+
+export interface ServiceOptions {
+  repoRoot: string;
+  workDir: string;
+  database: BenchDatabase;
+  /** Directory for a V8 CPU profile of the service (`node --cpu-prof`), written when it exits. */
+  cpuProfileDir?: string;
+}
+
+/**
+ * Starts the real service (`src/server.ts`, as `npm start` does) on a free port against a fresh database, and
+ * reads the demo partner's credentials from the banner it prints at first start. Only configuration is set: a
+ * quota for the demo partners, the port and the database. Logging stays at the service's default level.
+ */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const { database } = options;
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', QUOTA_DEFAULT_LIMIT: String(BENCH_QUOTA_LIMIT), SEED_DEMO_DATA: 'true' };
+  delete env.DATABASE_URL;
+  delete env.DATA_DIR;
+  if (database.kind === 'postgres') env.DATABASE_URL = database.url;
+  else env.DATA_DIR = database.dataDir;
+
+  const child: Child = startChild('src/server.ts', {
+    cwd: options.repoRoot,
+    env,
+    logFile: join(options.workDir, 'service.log'),
+    nodeArgs: options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [],
+  });
+  const rss = new PeakRssSampler(child.pid);
+  try {
+    const [, baseUrl] = await child.waitFor(/Fundraiser partner API \(\w+\) on (\S+) /, 60_000);
+    const [, clientId, clientSecret] = await child.waitFor(/\[Storefront App\]\s+client_id=(\S+)\s+client_secret=(\S+)/, 5_000);
+    return {
+      origin: new URL(baseUrl!).origin,
+      baseUrl: baseUrl!,
+      credentials: { clientId: clientId!, clientSecret: clientSecret! },
+      pid: child.pid,
+      async stop() {
+        const peak = rss.stop();
+        await child.stop();
+        return peak;
+      },
+    };
+  } catch (err) {
+    rss.stop();
+    await child.stop();
+    throw err;
+  }
+}
