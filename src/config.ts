@@ -22,6 +22,7 @@ const ConfigSchema = Type.Object({
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 15000 }),
   QUOTA_DEFAULT_LIMIT: Type.Integer({ minimum: 1, default: 6000, description: 'Requests per window for a partner created without its own quota.' }),
   QUOTA_DEFAULT_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 60 }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'Count quotas in Redis (exact across instances) instead of PostgreSQL.' })),
   QUOTA_SYNC_INTERVAL_MS: Type.Integer({ minimum: 10, default: 250, description: 'How often each instance merges its quota counts into the shared store.' }),
   REQUIRE_BASIC_AUTH: Type.Boolean({ default: false, description: 'Also require Authorization: Basic on every request.' }),
   CREDENTIAL_CACHE_TTL_SECONDS: Type.Integer({ minimum: 0, maximum: 60, default: 30, description: 'Bound on how long a revoked credential may still be accepted by a running instance.' }),
