@@ -1,0 +1,92 @@
+import type { Command } from 'commander';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { connectDatabase, type Database } from '../infrastructure/db/connect.js';
+import { DataDirectoryInUseError } from '../infrastructure/db/data-dir-lock.js';
+import { isDatabaseUnavailable } from '../infrastructure/db/errors.js';
+import { migrate } from '../infrastructure/db/migrate.js';
+import type { OperatorContext } from '../services/operators/context.js';
+import { InvalidInputError, OperatorError } from '../services/operators/errors.js';
+import type { CliIo } from './io.js';
+import { Output } from './output.js';
+
+/** What a command's action works with. */
+export interface Session {
+  ops: OperatorContext;
+  out: Output;
+  config: Config;
+  io: CliIo;
+}
+
+/**
+ * Shared by every command of one CLI run: settings, the database (opened on first use, so --help needs none)
+ * and the exit code. Actions run through run(), which renders any error and sets a non-zero exit code.
+ */
+export class CliContext {
+  exitCode = 0;
+  private config?: Config;
+  private database?: Promise<Database>;
+
+  constructor(readonly io: CliIo) {}
+
+  settings(): Config {
+    this.config ??= loadConfig(this.io.env);
+    return this.config;
+  }
+
+  async run(command: Command, work: (session: Session) => Promise<void>): Promise<void> {
+    const options = command.opts<{ json?: boolean; operator?: string }>();
+    const out = new Output(this.io, Boolean(options.json));
+    try {
+      const operator = (options.operator ?? this.io.defaultOperator()).trim();
+      if (operator === '') throw new InvalidInputError('--operator must name who is making the change.');
+      const config = this.settings();
+      const database = await this.open();
+      await work({ ops: { db: database.db, operator, now: this.io.now }, out, config, io: this.io });
+    } catch (err) {
+      out.error(explain(err), { debug: Boolean(this.io.env.FUNDRAISER_ADMIN_DEBUG) });
+      this.exitCode = 1;
+    }
+  }
+
+  /** Closes the database this run opened (an injected one belongs to the caller). */
+  async close(): Promise<void> {
+    if (!this.database || this.io.database) return;
+    const database = await this.database.catch(() => undefined);
+    await database?.close();
+  }
+
+  private open(): Promise<Database> {
+    if (this.io.database) return Promise.resolve(this.io.database);
+    this.database ??= this.connect();
+    return this.database;
+  }
+
+  /** The service's own settings and migrations: the CLI works on exactly the database the service uses. */
+  private async connect(): Promise<Database> {
+    const config = this.settings();
+    const database = await connectDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      poolMax: 2,
+      connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    });
+    try {
+      await migrate(database);
+    } catch (err) {
+      await database.close();
+      throw Object.assign(err as Error, { location: database.location });
+    }
+    return database;
+  }
+}
+
+/** Turns the failures an operator can fix (settings, a busy data directory, an unreachable server) into plain messages. */
+function explain(err: unknown): unknown {
+  if (err instanceof ConfigError || err instanceof DataDirectoryInUseError) return new OperatorError(err.message);
+  if (isDatabaseUnavailable(err)) {
+    const location = (err as { location?: string }).location ?? 'the database';
+    return new OperatorError(`Cannot reach ${location}: ${(err as Error).message}. Check DATABASE_URL (or DATA_DIR) and that the server is running.`);
+  }
+  return err;
+}

@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+
+export interface AuditEntryInput {
+  at: Date;
+  actor: string;
+  action: string;
+  subject: string | null;
+  details: Record<string, unknown>;
+}
+
+export interface AuditEntry extends AuditEntryInput {
+  id: number;
+}
+
+export interface AuditFilter {
+  actor?: string;
+  /** Matches the action itself or its family: "credential" matches "credential.rotate". */
+  action?: string;
+  subject?: string;
+  since?: Date;
+  until?: Date;
+  limit: number;
+}
+
+export async function insertAuditEntry(db: Kysely<DB>, entry: AuditEntryInput): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({ at: entry.at, actor: entry.actor, action: entry.action, subject: entry.subject, details: JSON.stringify(entry.details) })
+    .execute();
+}
+
+/** Newest first. */
+export async function listAuditEntries(db: Kysely<DB>, filter: AuditFilter): Promise<AuditEntry[]> {
+  let query = db.selectFrom('audit_log').select(['id', 'at', 'actor', 'action', 'subject', 'details']);
+  if (filter.actor) query = query.where('actor', '=', filter.actor);
+  if (filter.action) {
+    const action = filter.action;
+    query = query.where((eb) => eb.or([eb('action', '=', action), eb('action', 'like', `${escapeLike(action)}.%`)]));
+  }
+  if (filter.subject) query = query.where('subject', '=', filter.subject);
+  if (filter.since) query = query.where('at', '>=', filter.since);
+  if (filter.until) query = query.where('at', '<', filter.until);
+  const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+  return rows.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,0 +1,31 @@
+import { insertAuditEntry, listAuditEntries, type AuditEntry, type AuditFilter } from '../../infrastructure/repositories/audit-log.js';
+import type { OperatorContext } from './context.js';
+
+/**
+ * The actions operators can take, as written to audit_log.action. One list, so that `audit list --action`
+ * and the documentation agree with what the code writes.
+ */
+export const AuditActions = {
+  partnerCreate: 'partner.create',
+  partnerUpdate: 'partner.update',
+  partnerSuspend: 'partner.suspend',
+  partnerReactivate: 'partner.reactivate',
+  credentialIssue: 'credential.issue',
+  credentialRotate: 'credential.rotate',
+  credentialEmergencyRotate: 'credential.emergency_rotate',
+  credentialRevoke: 'credential.revoke',
+  accountsImport: 'accounts.import',
+  productStatus: 'product.status',
+  channelAdd: 'channel.add',
+} as const;
+
+export type AuditAction = (typeof AuditActions)[keyof typeof AuditActions];
+
+/** Records a change; call it inside the change's transaction. Details must never hold a secret. */
+export async function audit(ctx: OperatorContext, action: AuditAction, subject: string | null, details: Record<string, unknown> = {}) {
+  await insertAuditEntry(ctx.db, { at: ctx.now(), actor: ctx.operator, action, subject, details });
+}
+
+export async function listAudit(ctx: OperatorContext, filter: AuditFilter): Promise<AuditEntry[]> {
+  return listAuditEntries(ctx.db, filter);
+}

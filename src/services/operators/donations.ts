@@ -1,0 +1,56 @@
+import { findDonationRecords, totalDonations, type DonationRecord } from '../../infrastructure/repositories/donation-lookups.js';
+import type { OperatorContext } from './context.js';
+import { InvalidInputError, NotFoundError } from './errors.js';
+import { requirePartner } from './partners.js';
+import type { TimeRange } from './time-range.js';
+
+/**
+ * Support look-ups: "where is this donation?". Read-only, so nothing here is audited.
+ *
+ * Settlement (reconciliation against remittances, migration 003) extends DonationDetail with its own section:
+ * add the fields there and load them in donationDetail(); the CLI prints every section of the detail.
+ */
+export type { DonationRecord };
+
+export interface DonationDetail {
+  donation: DonationRecord;
+}
+
+export async function donationDetail(ctx: OperatorContext, referenceId: string): Promise<DonationDetail> {
+  const [donation] = await findDonationRecords(ctx.db, { referenceId, limit: 1 });
+  if (!donation) throw new NotFoundError(`No donation with reference id ${JSON.stringify(referenceId)}.`);
+  return { donation };
+}
+
+export interface DonationSearch {
+  transactionId?: string;
+  donorEmail?: string;
+  partner?: string;
+  limit: number;
+}
+
+/** By the partner's transaction id or the donor's email (at least one), optionally for one partner. */
+export async function findDonations(ctx: OperatorContext, search: DonationSearch): Promise<DonationRecord[]> {
+  if (!search.transactionId && !search.donorEmail) throw new InvalidInputError('Give --transaction-id or --email (or look up one donation with "donations show <referenceId>").');
+  const partnerId = search.partner ? (await requirePartner(ctx, search.partner)).id : undefined;
+  return findDonationRecords(ctx.db, { transactionId: search.transactionId, donorEmail: search.donorEmail, partnerId, limit: search.limit });
+}
+
+export interface PartnerDonations {
+  partnerName: string;
+  range: TimeRange;
+  donations: DonationRecord[];
+  /** Over the whole range, even when the listing is cut at the limit. */
+  count: number;
+  totalCents: number;
+}
+
+export async function listPartnerDonations(
+  ctx: OperatorContext,
+  query: { partner: string; range: TimeRange; channel?: string; limit: number },
+): Promise<PartnerDonations> {
+  const partner = await requirePartner(ctx, query.partner);
+  const where = { partnerId: partner.id, channel: query.channel, from: query.range.from, until: query.range.until };
+  const [donations, totals] = await Promise.all([findDonationRecords(ctx.db, { ...where, limit: query.limit }), totalDonations(ctx.db, where)]);
+  return { partnerName: partner.name, range: query.range, donations, ...totals };
+}

@@ -1,0 +1,127 @@
+import { parse } from 'csv-parse/sync';
+import type { AccountInput } from '../../../infrastructure/repositories/accounts.js';
+import { CSV_COLUMNS, CsvRow, schemaErrors } from './row-schemas.js';
+import { ProblemList, toAbn, toProduct, type ParsedAccount, type ParsedFile, type RowRef } from './normalise.js';
+
+/** Header cells match a column whatever their case, spaces, dashes or underscores ("Member Number", "member_number"). */
+const headerKey = (cell: string) => cell.toLowerCase().replace(/[\s_-]+/g, '');
+const COLUMN_BY_KEY = new Map(CSV_COLUMNS.map((column) => [headerKey(column), column]));
+
+/** Account columns repeated on every line of an account; they must agree. */
+const ACCOUNT_COLUMNS = ['crmId', 'name', 'abn'] as const;
+
+/**
+ * Reads a CSV import file (a CRM export): one line per account and channel product, account columns repeated
+ * (see CsvRow). Lines are numbered as in a text editor, the header being line 1.
+ */
+export function parseCsvAccounts(content: string): ParsedFile {
+  const problems = new ProblemList();
+  let lines: { record: string[]; info: { lines: number } }[];
+  try {
+    // Cells are mapped to columns here rather than by csv-parse, so that a line with a missing or extra cell is
+    // reported as that line's problem instead of failing the whole file.
+    lines = parse(content, { bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as typeof lines;
+  } catch (err) {
+    problems.add({ row: 'file' }, '(file)', `is not readable CSV: ${(err as Error).message}`);
+    return { accounts: [], problems: problems.items };
+  }
+  const [header, ...dataLines] = lines;
+  if (!header) {
+    problems.add({ row: 'file' }, '(file)', 'is empty');
+    return { accounts: [], problems: problems.items };
+  }
+  const columns = header.record.map((cell) => COLUMN_BY_KEY.get(headerKey(cell)) ?? cell);
+  for (const column of columns.filter((c) => !COLUMN_BY_KEY.has(headerKey(c)))) {
+    problems.add({ row: 'line 1' }, column, `is not a known column; expected ${CSV_COLUMNS.join(', ')}`);
+  }
+  for (const required of ['memberNumber', 'name']) {
+    if (!columns.includes(required)) problems.add({ row: 'line 1' }, required, 'column is missing');
+  }
+  if (problems.size > 0) return { accounts: [], problems: problems.items };
+
+  const rows: { record: Record<string, string>; info: { lines: number } }[] = [];
+  for (const { record, info } of dataLines) {
+    if (record.length !== columns.length) {
+      problems.add({ row: `line ${info.lines}`, memberNumber: record[columns.indexOf('memberNumber')] }, '(line)', `has ${record.length} cells; the header has ${columns.length}`);
+      continue;
+    }
+    rows.push({ record: Object.fromEntries(columns.map((column, i) => [column, record[i]!])), info });
+  }
+
+  const byMember = new Map<string, { account: ParsedAccount; firstLine: string; cells: Partial<CsvRow> }>();
+  for (const { record, info } of rows) {
+    const cells = Object.fromEntries(Object.entries(record).filter(([, value]) => value !== '')) as Partial<CsvRow>;
+    const ref: RowRef = { row: `line ${info.lines}`, memberNumber: cells.memberNumber };
+    const errors = schemaErrors(CsvRow, cells);
+    for (const error of errors) problems.add(ref, error.field, error.message);
+    if (errors.length > 0) continue;
+    const row = cells as CsvRow;
+
+    let entry = byMember.get(row.memberNumber);
+    if (!entry) {
+      const input: AccountInput = { memberNumber: row.memberNumber, crmId: row.crmId ?? null, name: row.name, abn: toAbn(row.abn, ref, problems), products: [] };
+      entry = { account: { row: ref.row, input, channelRefs: [] }, firstLine: ref.row, cells: row };
+      byMember.set(row.memberNumber, entry);
+    } else {
+      for (const column of ACCOUNT_COLUMNS) {
+        if ((row[column] ?? '') !== (entry.cells[column] ?? '')) {
+          problems.add(ref, column, `${JSON.stringify(row[column] ?? '')} differs from ${JSON.stringify(entry.cells[column] ?? '')} on ${entry.firstLine} for the same member number`);
+        }
+      }
+    }
+    addProduct(row, ref, entry.account, problems);
+  }
+  return { accounts: [...byMember.values()].map((e) => e.account), problems: problems.items };
+}
+
+function addProduct(row: CsvRow, ref: RowRef, account: ParsedAccount, problems: ProblemList) {
+  const { channel, status } = row;
+  const productCells = (['status', 'description', 'logo', 'coverImage', 'donationAmounts', 'story', 'campaigns', 'productEnrollmentId', 'enrollmentStatus'] as const).filter(
+    (c) => row[c] !== undefined,
+  );
+  if (!channel) {
+    // A line without a channel carries the account only; product cells on it would be lost.
+    if (productCells.length > 0) problems.add(ref, 'channel', `is required when product columns (${productCells.join(', ')}) are filled`);
+    return;
+  }
+  if (!status) {
+    problems.add(ref, 'status', 'is required when channel is filled');
+    return;
+  }
+  if (account.input.products.some((p) => p.channel === channel)) {
+    const first = account.channelRefs[account.input.products.findIndex((p) => p.channel === channel)]?.row;
+    problems.add(ref, 'channel', `${JSON.stringify(channel)} is listed twice for this member (also on ${first})`);
+    return;
+  }
+  account.input.products.push(
+    toProduct(
+      {
+        channel,
+        status,
+        description: row.description,
+        logo: row.logo,
+        coverImage: row.coverImage,
+        donationAmounts: row.donationAmounts === undefined ? [] : row.donationAmounts.split(';').map((s) => s.trim()),
+        story: row.story,
+        campaigns: parseCampaigns(row.campaigns, ref, problems),
+        productEnrollmentId: row.productEnrollmentId,
+        enrollmentStatus: row.enrollmentStatus,
+      },
+      ref,
+      problems,
+    ),
+  );
+  account.channelRefs.push({ row: ref.row, field: 'channel' });
+}
+
+function parseCampaigns(cell: string | undefined, ref: RowRef, problems: ProblemList): Record<string, unknown> | undefined {
+  if (cell === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(cell);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  problems.add(ref, 'campaigns', `must be a JSON object such as {} or {"winter": {"goal": 5000}}; got ${JSON.stringify(cell)}`);
+  return undefined;
+}
