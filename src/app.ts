@@ -1,10 +1,12 @@
 import { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { isProduction } from './config.js';
 import type { Database } from './infrastructure/db/connect.js';
 import type { PaymentProvider } from './infrastructure/payments/provider.js';
 import { PaymentSimulator } from './infrastructure/payments/simulator.js';
+import { JobQueue } from './infrastructure/queue/job-queue.js';
 import { SharedQuotaStore } from './infrastructure/quota-store.js';
 import { findCredential, touchCredential } from './infrastructure/repositories/credentials.js';
 import { listChannels } from './infrastructure/repositories/channels.js';
@@ -22,6 +24,7 @@ import { ErrorEnvelope } from './http/schemas/common.js';
 import type { OnBatchStored } from './services/accept-remittances.js';
 import { ChannelDirectory } from './services/channel-directory.js';
 import { CredentialVerifier } from './services/credential-verifier.js';
+import { enqueueReconciliation } from './services/reconciliation/enqueue.js';
 import './http/types.js';
 
 export interface AppDeps {
@@ -33,8 +36,10 @@ export interface AppDeps {
   now?: () => Date;
   /** A pino logger, or false for silence (tests). Defaults to JSON logs at LOG_LEVEL with secrets redacted. */
   logger?: FastifyBaseLogger | false;
-  /** Called in the transaction that stores a remittance batch (reconciliation enqueues there). */
+  /** Called in the transaction that stores a remittance batch. Defaults to enqueuing its reconciliation job. */
   onRemittanceBatchStored?: OnBatchStored;
+  /** The durable job queue, installed (started) by the caller. Defaults to an enqueue-only client of it. */
+  jobQueue?: JobQueue;
 }
 
 /** Builds the HTTP application without listening, so tests inject requests and the server entry point listens. */
@@ -71,8 +76,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     syncIntervalMs: config.QUOTA_SYNC_INTERVAL_MS,
     onSyncError: (err) => app.log.warn({ err: (err as Error).message }, 'quota counts not synchronised yet'),
   });
-  quotaStore.start();
-  app.addHook('onClose', async () => quotaStore.stop().catch(() => undefined));
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1 }) : undefined;
+  redis?.on('error', (err) => app.log.warn({ err: err.message }, 'quota store (Redis) unavailable'));
+  if (!redis) quotaStore.start();
+  app.addHook('onClose', async () => {
+    await quotaStore.stop().catch(() => undefined);
+    redis?.disconnect();
+  });
   app.decorate('quotaStore', quotaStore);
   app.decorate('credentialVerifier', verifier);
 
@@ -81,10 +91,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(correlationIdPlugin);
   await app.register(authenticatePlugin, { verifier, requireBasic: config.REQUIRE_BASIC_AUTH });
   await app.register(channelAccessPlugin, { channels: new ChannelDirectory(() => listChannels(database.db)) });
-  await app.register(quotaPlugin, { store: quotaStore });
+  await app.register(quotaPlugin, { store: quotaStore, redis });
   await app.register(openApiPlugin, { config });
 
-  const routeDeps: RouteDeps = { config, database, db: database.db, payments, simulator, onRemittanceBatchStored: deps.onRemittanceBatchStored };
+  // Each stored batch gets its reconciliation job in the same transaction (DESIGN.md §12): no batch without a job.
+  const onRemittanceBatchStored = deps.onRemittanceBatchStored ?? enqueueReconciliation(deps.jobQueue ?? new JobQueue(database));
+
+  const routeDeps: RouteDeps = { config, database, db: database.db, payments, simulator, onRemittanceBatchStored };
   await app.register(async (scoped) => {
     for (const route of routes) await route(scoped as unknown as App, routeDeps);
     scoped.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());

@@ -3,7 +3,10 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { App } from '../../src/http/route-context.js';
+import type { Database } from '../../src/infrastructure/db/connect.js';
+import { JobQueue } from '../../src/infrastructure/queue/job-queue.js';
 import { seedDemoData, type DemoPartnerCredential } from '../../src/infrastructure/seed/demo-data.js';
+import { ReconciliationWorker } from '../../src/services/reconciliation/worker.js';
 import { createTestDatabase } from './database.js';
 
 /** A clock tests move by hand (credential rotation windows, expiry) instead of sleeping. */
@@ -36,12 +39,17 @@ export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
  * The real application on a fresh database with the sandbox demo data: two partners (Storefront App and
  * Registration Integration), and the demo fundraisers. Requests go through app.inject (the full HTTP pipeline).
  */
-export async function startTestApp(options: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {}) {
-  const database = await createTestDatabase();
+export async function startTestApp(options: { env?: Record<string, string>; deps?: Partial<AppDeps>; database?: Database } = {}) {
+  // A database passed in (empty, migrated) stays open after close(): restart tests reopen it.
+  const owned = options.database ? null : await createTestDatabase();
+  const database: Database = options.database ?? owned!;
   const config: Config = loadConfig({ LOG_LEVEL: 'silent', QUOTA_SYNC_INTERVAL_MS: '50', ...options.env });
   const clock = new TestClock();
   const seeded = (await seedDemoData(database.db, config.APP_ENV, { limit: config.QUOTA_DEFAULT_LIMIT, windowSeconds: config.QUOTA_DEFAULT_WINDOW_SECONDS }))!;
-  const app: App = await buildApp({ config, database, logger: false, now: clock.now, ...options.deps });
+  const jobQueue = options.deps?.jobQueue ?? (await JobQueue.start(database));
+  const app: App = await buildApp({ config, database, logger: false, now: clock.now, jobQueue, ...options.deps });
+  // No worker polls in tests: `reconcile()` runs the waiting reconciliation jobs when a test wants them run.
+  const reconciliation = new ReconciliationWorker(jobQueue, database);
   await app.ready();
   const byChannel = (channel: string) => seeded.find((c) => c.channel === channel) as DemoPartnerCredential;
   const storefront = byChannel('Storefront App');
@@ -72,9 +80,13 @@ export async function startTestApp(options: { env?: Record<string, string>; deps
     call,
     get: (path: string, opts?: CallOptions) => call('GET', path, opts),
     post: (path: string, body: unknown, opts?: CallOptions) => call('POST', path, { ...opts, body }),
+    jobQueue,
+    /** Runs every waiting reconciliation job now, in this process; resolves with how many ran. */
+    reconcile: () => reconciliation.runPending(),
     async close() {
       await app.close();
-      await database.dispose();
+      await jobQueue.stop();
+      await owned?.dispose();
     },
   };
 }

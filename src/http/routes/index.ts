@@ -7,6 +7,7 @@ import postMandatesRoute from './mandates/post-mandates.js';
 import healthRoute from './operational/health.js';
 import infoRoute from './operational/info.js';
 import pingRoute from './operational/ping.js';
+import getRemittanceRoute from './remittances/get-remittance.js';
 import postRemittancesRoute from './remittances/post-remittances.js';
 import confirmMandateRoute from './sandbox/confirm-mandate.js';
 import mandateConfirmationPage from './sandbox/mandate-confirmation-page.js';
@@ -21,6 +22,7 @@ export const routes: ((app: App, deps: RouteDeps) => Promise<void>)[] = [
   getMandatesRoute,
   postMandatesRoute,
   postRemittancesRoute,
+  getRemittanceRoute,
   getAccountRoute,
   confirmMandateRoute,
   mandateConfirmationPage,

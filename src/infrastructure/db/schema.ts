@@ -148,6 +148,13 @@ export interface RemittanceBatchesTable {
   created_at: Generated<Date>;
   started_at: Timestamp | null;
   completed_at: Timestamp | null;
+  // Migration 003 (reconciliation).
+  outcome_counts: ColumnType<Record<string, number>, string | undefined, string>;
+  exception_count: number | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  last_error_at: Timestamp | null;
+  dead_lettered_at: Timestamp | null;
 }
 
 export interface RemittanceEntriesTable {
@@ -158,6 +165,31 @@ export interface RemittanceEntriesTable {
   donation_ids: string[];
   outcome: string | null;
   outcome_detail: string | null;
+}
+
+/** Migration 003: a bank transaction that settled donations (reconciliation). */
+export interface RemittanceBankReferencesTable {
+  partner_id: string;
+  environment: string;
+  bank_reference_id: string;
+  batch_id: string;
+  position: number;
+  amount_cents: number;
+  donation_ids: string[];
+  settled_at: Generated<Date>;
+}
+
+/** Migration 003: a donation settled by a bank transaction; at most one per donation. */
+export interface DonationSettlementsTable {
+  donation_id: string;
+  donation_reference_id: string;
+  partner_id: string;
+  environment: string;
+  bank_reference_id: string;
+  batch_id: string;
+  position: number;
+  amount_cents: number;
+  settled_at: Generated<Date>;
 }
 
 export interface QuotaCountersTable { partner_id: string; window_start: Timestamp; count: number }
@@ -184,6 +216,8 @@ export interface DB {
   simulator_setup_intents: SimulatorSetupIntentsTable;
   remittance_batches: RemittanceBatchesTable;
   remittance_entries: RemittanceEntriesTable;
+  remittance_bank_references: RemittanceBankReferencesTable;
+  donation_settlements: DonationSettlementsTable;
   quota_counters: QuotaCountersTable;
   audit_log: AuditLogTable;
 }

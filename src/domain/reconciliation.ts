@@ -1,0 +1,172 @@
+/**
+ * The reconciliation rules (issue 4, docs/reconciliation.md): what each remittance entry of a batch does to the
+ * donations it names. Pure: the caller loads the facts in bulk, this decides, the caller writes in bulk.
+ */
+
+export const OUTCOMES = ['matched', 'amount_mismatch', 'unknown_donation', 'foreign_donation', 'already_settled', 'duplicate_bank_reference'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** accepted (stored, job queued) → processing (a run started) → one of the two completed statuses. */
+export const BATCH_STATUSES = ['accepted', 'processing', 'completed', 'completed_with_exceptions'] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+export const completedStatus = (exceptions: number): BatchStatus => (exceptions > 0 ? 'completed_with_exceptions' : 'completed');
+
+/** Everything except `matched` is an exception an operator or the partner has to look at. */
+export const isException = (outcome: Outcome | string | null): boolean => outcome !== null && outcome !== 'matched';
+
+export interface EntryToReconcile {
+  position: number;
+  bankReferenceId: string;
+  amountCents: number;
+  donationIds: readonly string[];
+}
+
+/** What the database knows about a donation id named by the batch. Ids it does not know are absent. */
+export interface DonationFacts {
+  donationId: string;
+  referenceId: string;
+  /** Same partner and environment as the batch. */
+  own: boolean;
+  amountCents: number | null;
+  /** Bank reference that already settled it, if any. */
+  settledBy: string | null;
+}
+
+/** A bank reference that already settled donations (an earlier batch, or an earlier entry of this one). */
+export interface BankReferenceClaim {
+  bankReferenceId: string;
+  amountCents: number;
+  /** Distinct and sorted. */
+  donationIds: readonly string[];
+  batchId: string;
+  position: number;
+}
+
+export interface Settlement {
+  donationId: string;
+  referenceId: string;
+  amountCents: number;
+}
+
+export interface EntryResult {
+  position: number;
+  outcome: Outcome;
+  detail: string;
+  /** Set when this entry settles donations: the bank reference it claims, and the settlements. */
+  claim?: BankReferenceClaim;
+  settlements: Settlement[];
+}
+
+export interface ReconciliationInput {
+  batchId: string;
+  entries: readonly EntryToReconcile[];
+  donations: ReadonlyMap<string, DonationFacts>;
+  claims: ReadonlyMap<string, BankReferenceClaim>;
+}
+
+/**
+ * Decides every entry, in position order, so that the result is the same whenever the batch is run against the
+ * same facts. Earlier entries of the batch count as settled for later ones: a donation named by two entries is
+ * settled by the first that matches, and the second reports `already_settled`.
+ *
+ * Precedence when several problems apply to one entry (the first wins; the detail names every problem):
+ * bank reference (replay or duplicate) → unknown donation → foreign donation → already settled → amount.
+ */
+export function reconcileEntries(input: ReconciliationInput): EntryResult[] {
+  const claims = new Map(input.claims);
+  const settledBy = new Map<string, string>();
+  for (const facts of input.donations.values()) if (facts.settledBy !== null) settledBy.set(facts.referenceId, facts.settledBy);
+
+  return [...input.entries]
+    .sort((a, b) => a.position - b.position)
+    .map((entry) => {
+      const result = decideEntry(entry, input, claims, settledBy);
+      if (result.claim) {
+        claims.set(entry.bankReferenceId, result.claim);
+        for (const s of result.settlements) settledBy.set(s.referenceId, entry.bankReferenceId);
+      }
+      return result;
+    });
+}
+
+function decideEntry(
+  entry: EntryToReconcile,
+  input: ReconciliationInput,
+  claims: ReadonlyMap<string, BankReferenceClaim>,
+  settledBy: ReadonlyMap<string, string>,
+): EntryResult {
+  const ids = distinctSorted(entry.donationIds);
+  const base = { position: entry.position, settlements: [] as Settlement[] };
+
+  const claim = claims.get(entry.bankReferenceId);
+  if (claim) {
+    const where = claim.batchId === input.batchId ? `entry ${claim.position} of this batch` : `batch ${claim.batchId}, entry ${claim.position}`;
+    if (claim.amountCents === entry.amountCents && sameIds(claim.donationIds, ids)) {
+      // The identical bank transaction posted again: a no-op, not an error (issue 4).
+      return { ...base, outcome: 'matched', detail: `Already reconciled as ${where}; nothing settled again.` };
+    }
+    return {
+      ...base,
+      outcome: 'duplicate_bank_reference',
+      detail: `Bank reference ${entry.bankReferenceId} was already reconciled as ${where} with amount ${formatCents(claim.amountCents)} ` +
+        `and donations ${claim.donationIds.join(', ')}; this entry differs.`,
+    };
+  }
+
+  const problems: { outcome: Outcome; detail: string }[] = [];
+  const unknown = ids.filter((id) => !input.donations.has(id));
+  const known = ids.map((id) => input.donations.get(id)).filter((d): d is DonationFacts => d !== undefined);
+  const foreign = known.filter((d) => !d.own);
+  const own = known.filter((d) => d.own);
+  const settled = own.filter((d) => settledBy.has(d.referenceId));
+  if (unknown.length > 0) problems.push({ outcome: 'unknown_donation', detail: `Unknown donation ids: ${unknown.join(', ')}.` });
+  if (foreign.length > 0) problems.push({ outcome: 'foreign_donation', detail: `Donations of another partner or environment: ${foreign.map((d) => d.referenceId).join(', ')}.` });
+  if (settled.length > 0) {
+    const list = settled.map((d) => `${d.referenceId} (by ${settledBy.get(d.referenceId)})`).join(', ');
+    problems.push({ outcome: 'already_settled', detail: `Already settled by another bank reference: ${list}.` });
+  }
+  const amountProblem = unknown.length + foreign.length > 0 ? null : describeAmountProblem(entry.amountCents, own);
+  if (amountProblem) problems.push({ outcome: 'amount_mismatch', detail: amountProblem });
+
+  const first = problems[0];
+  if (first) return { ...base, outcome: first.outcome, detail: problems.map((p) => p.detail).join(' ') };
+
+  const settlements = own.map((d) => ({ donationId: d.donationId, referenceId: d.referenceId, amountCents: d.amountCents! }));
+  return {
+    position: entry.position,
+    outcome: 'matched',
+    detail: `Settled ${settlements.length} donation${settlements.length === 1 ? '' : 's'}, ${formatCents(entry.amountCents)}.`,
+    claim: { bankReferenceId: entry.bankReferenceId, amountCents: entry.amountCents, donationIds: ids, batchId: input.batchId, position: entry.position },
+    settlements,
+  };
+}
+
+/**
+ * A donation recorded without an amount (the spec makes transaction.amount optional) cannot be proved to add up,
+ * so an entry naming one is an amount mismatch: settling it on the bank's word alone would hide a wrong allocation.
+ */
+function describeAmountProblem(entryCents: number, donations: readonly DonationFacts[]): string | null {
+  const missing = donations.filter((d) => d.amountCents === null);
+  if (missing.length > 0) {
+    return `Donations recorded without an amount cannot be reconciled: ${missing.map((d) => d.referenceId).join(', ')}.`;
+  }
+  const total = donations.reduce((sum, d) => sum + d.amountCents!, 0);
+  if (total === entryCents) return null;
+  return `Entry amount ${formatCents(entryCents)} differs from the donations' total ${formatCents(total)}.`;
+}
+
+export function countOutcomes(results: readonly { outcome: Outcome }[]): Record<Outcome, number> {
+  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  for (const r of results) counts[r.outcome] += 1;
+  return counts;
+}
+
+/** A donation listed twice in one entry is one donation (its amount counts once). */
+export function distinctSorted(ids: readonly string[]): string[] {
+  return [...new Set(ids)].sort();
+}
+
+const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+
+const formatCents = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')} AUD`;

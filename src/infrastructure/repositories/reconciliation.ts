@@ -1,0 +1,144 @@
+import { sql, type Kysely } from 'kysely';
+import type { BankReferenceClaim, DonationFacts, EntryResult, EntryToReconcile, Outcome } from '../../domain/reconciliation.js';
+import type { DB } from '../db/schema.js';
+
+/**
+ * Reads and writes of a batch reconciliation. Every function is one statement whatever the batch size (bulk
+ * reads, jsonb_to_recordset writes): no round trip per entry.
+ */
+
+export interface BatchToReconcile {
+  id: string;
+  partnerId: string;
+  environment: string;
+  status: string;
+}
+
+/** Moves a batch to `processing` (committed on its own, so partners see it) and counts the attempt. */
+export async function startProcessing(db: Kysely<DB>, batchId: string): Promise<BatchToReconcile | undefined> {
+  const row = await db
+    .updateTable('remittance_batches')
+    .set({ status: 'processing', started_at: sql`coalesce(started_at, now())`, attempts: sql`attempts + 1` })
+    .where('id', '=', batchId)
+    .where('status', 'in', ['accepted', 'processing'])
+    .returning(['id', 'partner_id', 'environment', 'status'])
+    .executeTakeFirst();
+  return row && { id: row.id, partnerId: row.partner_id, environment: row.environment, status: row.status };
+}
+
+/**
+ * Serialises the reconciliations of one partner and environment until the transaction ends: their batches share
+ * donations and bank references, so they must not decide on the same facts at the same time. Other partners'
+ * batches run in parallel.
+ */
+export async function lockPartnerReconciliation(trx: Kysely<DB>, partnerId: string, environment: string) {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`reconciliation:${partnerId}:${environment}`}, 0))`.execute(trx);
+}
+
+/** The batch's status, row-locked: a run that finds it completed has nothing to do. */
+export async function lockBatchStatus(trx: Kysely<DB>, batchId: string): Promise<string | undefined> {
+  const row = await trx.selectFrom('remittance_batches').select('status').where('id', '=', batchId).forUpdate().executeTakeFirst();
+  return row?.status;
+}
+
+export async function loadEntries(trx: Kysely<DB>, batchId: string): Promise<EntryToReconcile[]> {
+  const rows = await trx
+    .selectFrom('remittance_entries')
+    .select(['position', 'bank_reference_id', 'amount_cents', 'donation_ids'])
+    .where('batch_id', '=', batchId)
+    .orderBy('position')
+    .execute();
+  return rows.map((r) => ({ position: r.position, bankReferenceId: r.bank_reference_id, amountCents: Number(r.amount_cents), donationIds: r.donation_ids }));
+}
+
+/** Every donation the batch names, whoever owns it, with its settlement if any. Unknown ids are simply absent. */
+export async function loadDonationFacts(trx: Kysely<DB>, batch: BatchToReconcile): Promise<Map<string, DonationFacts>> {
+  const { rows } = await sql<{ id: string; reference_id: string; own: boolean; amount_cents: number | null; settled_by: string | null }>`
+    select d.id, d.reference_id, (d.partner_id = ${batch.partnerId} and d.environment = ${batch.environment}) as own,
+           d.amount_cents, s.bank_reference_id as settled_by
+    from donations d
+    left join donation_settlements s on s.donation_id = d.id
+    where d.reference_id in (select unnest(donation_ids) from remittance_entries where batch_id = ${batch.id})`.execute(trx);
+  return new Map(rows.map((r) => [r.reference_id, {
+    donationId: r.id,
+    referenceId: r.reference_id,
+    own: r.own,
+    amountCents: r.amount_cents === null ? null : Number(r.amount_cents),
+    settledBy: r.settled_by,
+  }]));
+}
+
+/** The partner's bank references, among those of the batch, that already settled donations. */
+export async function loadClaims(trx: Kysely<DB>, batch: BatchToReconcile): Promise<Map<string, BankReferenceClaim>> {
+  const rows = await trx
+    .selectFrom('remittance_bank_references')
+    .select(['bank_reference_id', 'amount_cents', 'donation_ids', 'batch_id', 'position'])
+    .where('partner_id', '=', batch.partnerId)
+    .where('environment', '=', batch.environment)
+    .where('bank_reference_id', 'in', (eb) => eb.selectFrom('remittance_entries').select('bank_reference_id').where('batch_id', '=', batch.id))
+    .execute();
+  return new Map(rows.map((r) => [r.bank_reference_id, {
+    bankReferenceId: r.bank_reference_id,
+    amountCents: Number(r.amount_cents),
+    donationIds: r.donation_ids,
+    batchId: r.batch_id,
+    position: r.position,
+  }]));
+}
+
+/**
+ * Writes the decisions: bank references claimed, donations settled, each entry's outcome, the batch's status and
+ * counts. Four statements. The primary keys of the claim and settlement tables reject a second settlement even if
+ * the rules were bypassed, failing the whole transaction (the job is retried and decides again).
+ */
+export async function saveResults(
+  trx: Kysely<DB>,
+  batch: BatchToReconcile,
+  results: readonly EntryResult[],
+  summary: { status: string; counts: Record<Outcome, number>; exceptions: number },
+) {
+  const claims = results.flatMap((r) => (r.claim ? [{ b: r.claim.bankReferenceId, p: r.position, a: r.claim.amountCents, d: r.claim.donationIds }] : []));
+  if (claims.length > 0) {
+    await sql`
+      insert into remittance_bank_references (partner_id, environment, bank_reference_id, batch_id, position, amount_cents, donation_ids)
+      select ${batch.partnerId}::uuid, ${batch.environment}, c.b, ${batch.id}::uuid, c.p, c.a,
+             array(select x.v from jsonb_array_elements_text(c.d) with ordinality as x(v, n) order by x.n)
+      from jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) as c(b text, p integer, a bigint, d jsonb)`.execute(trx);
+  }
+  const settlements = results.flatMap((r) => r.settlements.map((s) => ({ d: s.donationId, r: s.referenceId, a: s.amountCents, b: r.claim!.bankReferenceId, p: r.position })));
+  if (settlements.length > 0) {
+    await sql`
+      insert into donation_settlements (donation_id, donation_reference_id, partner_id, environment, bank_reference_id, batch_id, position, amount_cents)
+      select s.d, s.r, ${batch.partnerId}::uuid, ${batch.environment}, s.b, ${batch.id}::uuid, s.p, s.a
+      from jsonb_to_recordset(${JSON.stringify(settlements)}::jsonb) as s(d uuid, r text, a bigint, b text, p integer)`.execute(trx);
+  }
+  const outcomes = results.map((r) => ({ p: r.position, o: r.outcome, d: r.detail }));
+  await sql`
+    update remittance_entries e set outcome = r.o, outcome_detail = r.d
+    from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as r(p integer, o text, d text)
+    where e.batch_id = ${batch.id}::uuid and e.position = r.p`.execute(trx);
+  await trx
+    .updateTable('remittance_batches')
+    .set({ status: summary.status, outcome_counts: JSON.stringify(summary.counts), exception_count: summary.exceptions, completed_at: sql`now()` })
+    .where('id', '=', batch.id)
+    .execute();
+}
+
+/** Notes a failed run on the batch, for operators (the queue retries it). */
+export async function recordFailure(db: Kysely<DB>, batchId: string, message: string) {
+  await db.updateTable('remittance_batches').set({ last_error: message.slice(0, 2000), last_error_at: sql`now()` }).where('id', '=', batchId).execute();
+}
+
+/** Marks a batch whose job ran out of retries; only an operator's retry clears it. */
+export async function markDeadLettered(db: Kysely<DB>, batchId: string, message: string | null) {
+  await db
+    .updateTable('remittance_batches')
+    .set({ dead_lettered_at: sql`coalesce(dead_lettered_at, now())`, ...(message ? { last_error: message.slice(0, 2000), last_error_at: sql`now()` } : {}) })
+    .where('id', '=', batchId)
+    .where('status', 'in', ['accepted', 'processing'])
+    .execute();
+}
+
+export async function clearDeadLettered(db: Kysely<DB>, batchId: string) {
+  await db.updateTable('remittance_batches').set({ dead_lettered_at: null }).where('id', '=', batchId).execute();
+}

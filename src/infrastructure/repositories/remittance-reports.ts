@@ -1,0 +1,134 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+
+/** Read side of remittances: the partner's report (GET /remittances/{batchId}) and operators' listings. */
+
+export interface BatchRow {
+  id: string;
+  partner_id: string;
+  partner_name: string;
+  environment: string;
+  channel: string;
+  fundraiser_id: string;
+  status: string;
+  entry_count: number;
+  total_cents: number;
+  outcome_counts: Record<string, number>;
+  exception_count: number | null;
+  attempts: number;
+  last_error: string | null;
+  last_error_at: Date | null;
+  dead_lettered_at: Date | null;
+  correlation_id: string;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+}
+
+export interface EntryRow {
+  batch_id: string;
+  position: number;
+  bank_reference_id: string;
+  amount_cents: number;
+  donation_ids: string[];
+  outcome: string | null;
+  outcome_detail: string | null;
+}
+
+function batches(db: Kysely<DB>) {
+  return db
+    .selectFrom('remittance_batches as b')
+    .innerJoin('partners as p', 'p.id', 'b.partner_id')
+    .select([
+      'b.id', 'b.partner_id', 'p.name as partner_name', 'b.environment', 'b.channel', 'b.fundraiser_id', 'b.status', 'b.entry_count',
+      'b.total_cents', 'b.outcome_counts', 'b.exception_count', 'b.attempts', 'b.last_error', 'b.last_error_at', 'b.dead_lettered_at',
+      'b.correlation_id', 'b.created_at', 'b.started_at', 'b.completed_at',
+    ]);
+}
+
+/** A batch by id; with `owner`, only if that partner posted it in that environment (anyone else: not found). */
+export async function findBatch(db: Kysely<DB>, id: string, owner?: { partnerId: string; environment: string }): Promise<BatchRow | undefined> {
+  let query = batches(db).where('b.id', '=', id);
+  if (owner) query = query.where('b.partner_id', '=', owner.partnerId).where('b.environment', '=', owner.environment);
+  return (await query.executeTakeFirst()) as BatchRow | undefined;
+}
+
+export async function listEntries(db: Kysely<DB>, batchId: string, options: { exceptionsOnly?: boolean } = {}): Promise<EntryRow[]> {
+  let query = db.selectFrom('remittance_entries').selectAll().where('batch_id', '=', batchId);
+  if (options.exceptionsOnly) query = query.where('outcome', 'is not', null).where('outcome', '<>', 'matched');
+  return (await query.orderBy('position').execute()) as EntryRow[];
+}
+
+export interface BatchFilters {
+  /** Partner id or exact partner name. */
+  partner?: string;
+  status?: string;
+  /** created_at >= from, < to. */
+  from?: Date;
+  to?: Date;
+  deadLettered?: boolean;
+  limit: number;
+}
+
+/** Newest first. */
+export async function listBatches(db: Kysely<DB>, filters: BatchFilters): Promise<BatchRow[]> {
+  let query = batches(db);
+  if (filters.partner) query = query.where((eb) => eb.or([eb(sql`b.partner_id::text`, '=', filters.partner!), eb('p.name', '=', filters.partner!)]));
+  if (filters.status) query = query.where('b.status', '=', filters.status);
+  if (filters.from) query = query.where('b.created_at', '>=', filters.from);
+  if (filters.to) query = query.where('b.created_at', '<', filters.to);
+  if (filters.deadLettered) query = query.where('b.dead_lettered_at', 'is not', null);
+  return (await query.orderBy('b.created_at', 'desc').orderBy('b.id').limit(filters.limit).execute()) as BatchRow[];
+}
+
+export interface ExceptionRow extends EntryRow {
+  partner_name: string;
+  environment: string;
+  fundraiser_id: string;
+  batch_created_at: Date;
+}
+
+export interface ExceptionFilters {
+  partner?: string;
+  outcome?: string;
+  from?: Date;
+  to?: Date;
+  limit: number;
+}
+
+/** Entries whose outcome is not `matched`, across batches, newest batch first. */
+export async function listExceptions(db: Kysely<DB>, filters: ExceptionFilters): Promise<ExceptionRow[]> {
+  let query = db
+    .selectFrom('remittance_entries as e')
+    .innerJoin('remittance_batches as b', 'b.id', 'e.batch_id')
+    .innerJoin('partners as p', 'p.id', 'b.partner_id')
+    .select([
+      'e.batch_id', 'e.position', 'e.bank_reference_id', 'e.amount_cents', 'e.donation_ids', 'e.outcome', 'e.outcome_detail',
+      'p.name as partner_name', 'b.environment', 'b.fundraiser_id', 'b.created_at as batch_created_at',
+    ])
+    .where('e.outcome', 'is not', null)
+    .where('e.outcome', '<>', 'matched');
+  if (filters.partner) query = query.where((eb) => eb.or([eb(sql`b.partner_id::text`, '=', filters.partner!), eb('p.name', '=', filters.partner!)]));
+  if (filters.outcome) query = query.where('e.outcome', '=', filters.outcome);
+  if (filters.from) query = query.where('b.created_at', '>=', filters.from);
+  if (filters.to) query = query.where('b.created_at', '<', filters.to);
+  return (await query.orderBy('b.created_at', 'desc').orderBy('e.batch_id').orderBy('e.position').limit(filters.limit).execute()) as ExceptionRow[];
+}
+
+export interface SettlementRow {
+  donation_reference_id: string;
+  bank_reference_id: string;
+  batch_id: string;
+  position: number;
+  amount_cents: number;
+  settled_at: Date;
+}
+
+/** How a donation was settled, if it was. */
+export async function findSettlement(db: Kysely<DB>, donationReferenceId: string): Promise<SettlementRow | undefined> {
+  return db
+    .selectFrom('donation_settlements')
+    .select(['donation_reference_id', 'bank_reference_id', 'batch_id', 'position', 'amount_cents', 'settled_at'])
+    .where('donation_reference_id', '=', donationReferenceId)
+    .executeTakeFirst();
+}

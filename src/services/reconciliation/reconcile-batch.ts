@@ -1,0 +1,52 @@
+import type { Kysely } from 'kysely';
+import { completedStatus, countOutcomes, isException, reconcileEntries, type Outcome } from '../../domain/reconciliation.js';
+import type { DB } from '../../infrastructure/db/schema.js';
+import {
+  loadClaims,
+  loadDonationFacts,
+  loadEntries,
+  lockBatchStatus,
+  lockPartnerReconciliation,
+  saveResults,
+  startProcessing,
+} from '../../infrastructure/repositories/reconciliation.js';
+
+/** Points of a run the crash tests stop a worker at: after `processing` is committed, before and after the commit. */
+export type ReconciliationStage = 'processing' | 'decided' | 'committed';
+export type Checkpoint = (stage: ReconciliationStage, batchId: string) => Promise<void>;
+
+export type ReconcileResult =
+  | { batchId: string; ran: true; status: string; counts: Record<Outcome, number>; exceptions: number }
+  | { batchId: string; ran: false; reason: 'not pending' | 'finished by another run' };
+
+/**
+ * Reconciles one stored batch, exactly once however often it is run. The batch is marked `processing` in a short
+ * transaction of its own (visible to the partner while the work runs); then every decision and every write
+ * happens in one transaction, so a run that dies half-way leaves nothing behind and the next run decides again
+ * from the same facts. A run that finds the batch completed does nothing, and the primary keys of the claim and
+ * settlement tables refuse a second settlement whatever happens.
+ */
+export async function reconcileBatch(db: Kysely<DB>, batchId: string, checkpoint?: Checkpoint): Promise<ReconcileResult> {
+  const batch = await startProcessing(db, batchId);
+  if (!batch) return { batchId, ran: false, reason: 'not pending' };
+  await checkpoint?.('processing', batchId);
+
+  const result = await db.transaction().execute(async (trx) => {
+    await lockPartnerReconciliation(trx, batch.partnerId, batch.environment);
+    // A run whose job expired while it worked may have been retried; whichever gets here second finds it done.
+    if ((await lockBatchStatus(trx, batchId)) !== 'processing') return null;
+    const entries = await loadEntries(trx, batchId);
+    const donations = await loadDonationFacts(trx, batch);
+    const claims = await loadClaims(trx, batch);
+    const results = reconcileEntries({ batchId, entries, donations, claims });
+    const counts = countOutcomes(results);
+    const exceptions = results.filter((r) => isException(r.outcome)).length;
+    const status = completedStatus(exceptions);
+    await saveResults(trx, batch, results, { status, counts, exceptions });
+    await checkpoint?.('decided', batchId);
+    return { status, counts, exceptions };
+  });
+  if (!result) return { batchId, ran: false, reason: 'finished by another run' };
+  await checkpoint?.('committed', batchId);
+  return { batchId, ran: true, ...result };
+}

@@ -1,0 +1,111 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { connectDatabase, type Database } from '../../src/infrastructure/db/connect.js';
+import { migrate } from '../../src/infrastructure/db/migrate.js';
+import { donationBody, type CallOptions, type TestApp } from '../helpers/test-app.js';
+
+/** Records a donation for the caller (Storefront by default); `amount: null` records one without an amount. */
+export async function donate(t: TestApp, amount: string | null, options: { fundraiserId?: string; channel?: string; as?: CallOptions['as'] } = {}) {
+  const body = donationBody({ ...(amount === null ? {} : { amount }), fundraiserId: options.fundraiserId, channel: options.channel });
+  if (amount === null) delete (body.transaction as { amount?: string }).amount;
+  const response = await t.post('/donations', body, { as: options.as });
+  if (response.statusCode !== 200) throw new Error(`donation refused: ${response.body}`);
+  return response.json().data.items.donationReferenceId as string;
+}
+
+export interface Entry {
+  bankReferenceId: string;
+  amount: number;
+  donationIds: string[];
+}
+
+export const bankReference = () => `BANK-${randomUUID().slice(0, 13)}`;
+
+/** Posts a batch and returns its id (202 expected). */
+export async function postBatch(t: TestApp, remittances: Entry[], options: { channel?: string; fundraiserId?: string; as?: CallOptions['as']; headers?: CallOptions['headers'] } = {}) {
+  const body = { source: { channel: options.channel ?? 'Storefront App', fundraiserId: options.fundraiserId ?? '10000001' }, remittances };
+  const response = await t.post('/remittances', body, { as: options.as, headers: options.headers });
+  if (response.statusCode !== 202) throw new Error(`batch refused: ${response.body}`);
+  return response.json().data.items.batchId as string;
+}
+
+/** The report of GET /remittances/{batchId} (200 expected). */
+export async function report(t: TestApp, batchId: string, as?: CallOptions['as']) {
+  const response = await t.get(`/remittances/${batchId}`, { as });
+  if (response.statusCode !== 200) throw new Error(`report refused: ${response.body}`);
+  return response.json().data.items as {
+    batchId: string;
+    status: string;
+    counts: { entries: number; pending: number; matched: number; exceptions: number; byOutcome: Record<string, number> };
+    entries: { index: number; bankReferenceId: string; amount: number; donationIds: string[]; outcome: string | null; detail: string | null }[];
+  };
+}
+
+export const outcomes = (r: Awaited<ReturnType<typeof report>>) => r.entries.map((e) => e.outcome);
+
+export async function settlementsOf(db: Database['db'], referenceIds: string[]) {
+  if (referenceIds.length === 0) return [];
+  return db.selectFrom('donation_settlements').selectAll().where('donation_reference_id', 'in', referenceIds).orderBy('donation_reference_id').execute();
+}
+
+/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function waitUntil<T>(check: () => Promise<T | undefined | false>, { timeoutMs = 15_000, intervalMs = 25, what = 'condition' } = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+export const usingPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
+
+/**
+ * A database that outlives the processes using it, for restart and crash tests: a fresh database on the
+ * PostgreSQL server of TEST_DATABASE_URL, or an embedded data directory on disk. `open()` connects (again).
+ */
+export async function createDurableDatabase() {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fx-recon-'));
+    const first = await connectDatabase({ dataDir });
+    await migrate(first);
+    await first.close();
+    return {
+      kind: 'embedded' as const,
+      dataDir,
+      env: { DATA_DIR: dataDir } as Record<string, string>,
+      open: () => connectDatabase({ dataDir }),
+      dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `fx_recon_${randomBytes(6).toString('hex')}`;
+  await adminQuery(serverUrl, `create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  const first = await connectDatabase({ databaseUrl, poolMax: 5 });
+  await migrate(first);
+  await first.close();
+  return {
+    kind: 'postgres' as const,
+    dataDir: null,
+    env: { DATABASE_URL: databaseUrl } as Record<string, string>,
+    open: () => connectDatabase({ databaseUrl, poolMax: 5 }),
+    dispose: () => adminQuery(serverUrl, `drop database if exists ${name} with (force)`),
+  };
+}
+
+async function adminQuery(url: string, text: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
