@@ -6,8 +6,10 @@ import { connectDatabase, type Database } from './infrastructure/db/connect.js';
 import { DataDirectoryInUseError } from './infrastructure/db/data-dir-lock.js';
 import { isDatabaseUnavailable } from './infrastructure/db/errors.js';
 import { migrate } from './infrastructure/db/migrate.js';
+import { JobQueue } from './infrastructure/queue/job-queue.js';
 import { seedDemoData, type DemoPartnerCredential } from './infrastructure/seed/demo-data.js';
 import { REDACTED_PATHS } from './http/logging.js';
+import { ReconciliationWorker } from './services/reconciliation/worker.js';
 
 const STARTUP_DATABASE_WAIT_MS = 30_000;
 
@@ -29,7 +31,12 @@ async function main() {
     ? await seedDemoData(database.db, config.APP_ENV, { limit: config.QUOTA_DEFAULT_LIMIT, windowSeconds: config.QUOTA_DEFAULT_WINDOW_SECONDS })
     : null;
 
-  const app = await buildApp({ config, database, logger: log });
+  // Remittance reconciliation: the queue is installed before any request can enqueue, and every instance works it
+  // (jobs are claimed with SKIP LOCKED) and shares its maintenance, which retries the jobs of crashed instances.
+  const jobQueue = await JobQueue.start(database, { maintenance: true, onError: (err) => log.warn({ err: err.message }, 'job queue error') });
+  await new ReconciliationWorker(jobQueue, database, { log: log.child({ component: 'reconciliation' }) }).start();
+
+  const app = await buildApp({ config, database, logger: log, jobQueue });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   log.info({ address, database: database.location, environment: config.APP_ENV }, 'listening');
   printBanner(config, address, database, demoCredentials);
@@ -45,6 +52,9 @@ async function main() {
     }, config.SHUTDOWN_GRACE_MS);
     force.unref();
     await app.close();
+    // A reconciliation still running gets part of the grace period; if it cannot finish, its transaction rolls
+    // back and the job is retried by the next instance to start.
+    await jobQueue.stop(config.SHUTDOWN_GRACE_MS / 2);
     await database.close();
     log.info('stopped');
     process.exit(0);
