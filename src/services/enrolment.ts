@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { ApiError } from '../errors.js';
 import type { Account, DB, Product } from '../infrastructure/db/schema.js';
-import { findAccount, findProduct } from '../infrastructure/repositories/accounts.js';
+import { findAccountWithProduct, findProduct } from '../infrastructure/repositories/accounts.js';
 
 export const ACTIVATED = 'Activated';
 
@@ -9,19 +10,25 @@ export type EnrolmentCheck =
   | { enrolled: true; account: Account; product: Product }
   | { enrolled: false; account: Account | undefined; reason: string };
 
+type Enrolled = Extract<EnrolmentCheck, { enrolled: true }>;
+
 /**
  * Active enrolment (DESIGN.md §7): the account has a product for the channel whose status is `Activated`.
- * The reason names the fundraiser id and the product, as the spec's cause does.
+ * The reason names the fundraiser id and the product, as the spec's cause does. One query (account and product
+ * joined), never cached: reads such as GET /fundraisers always say what the database says now.
  */
 export async function checkEnrolment(db: Kysely<DB>, fundraiserId: string, channel: string): Promise<EnrolmentCheck> {
-  const account = await findAccount(db, fundraiserId);
-  if (!account) return { enrolled: false, account, reason: `Fundraiser ${fundraiserId} not found for product ${channel}` };
-  return checkAccountEnrolment(db, account, fundraiserId, channel);
+  const found = await findAccountWithProduct(db, fundraiserId, channel);
+  if (!found) return { enrolled: false, account: undefined, reason: `Fundraiser ${fundraiserId} not found for product ${channel}` };
+  return evaluate(found.account, found.product, fundraiserId, channel);
 }
 
 /** The same check for an account already found by `fundraiserId`. */
 export async function checkAccountEnrolment(db: Kysely<DB>, account: Account, fundraiserId: string, channel: string): Promise<EnrolmentCheck> {
-  const product = await findProduct(db, account.id, channel);
+  return evaluate(account, await findProduct(db, account.id, channel), fundraiserId, channel);
+}
+
+function evaluate(account: Account, product: Product | undefined, fundraiserId: string, channel: string): EnrolmentCheck {
   if (!product) return { enrolled: false, account, reason: `Fundraiser ${fundraiserId} is not enrolled in product ${channel}` };
   if (product.status !== ACTIVATED) {
     return { enrolled: false, account, reason: `Fundraiser ${fundraiserId} product ${channel} is not activated (status ${product.status})` };
@@ -29,9 +36,39 @@ export async function checkAccountEnrolment(db: Kysely<DB>, account: Account, fu
   return { enrolled: true, account, product };
 }
 
-/** The enrolment, or 400 FUNDRAISER:VALIDATION `Fundraiser Validation Unsuccessful`. */
-export async function requireEnrolment(db: Kysely<DB>, fundraiserId: string, channel: string) {
+/**
+ * How long a confirmed enrolment is trusted by the write paths (donations, mandates) before the database is asked
+ * again. Bounded staleness: a product deactivated (by any process: the CLI, another instance) can still take
+ * donations on this instance for at most this long. Only positive answers are kept, so a newly activated
+ * fundraiser is accepted at once and unknown ids never fill the cache.
+ */
+export const ENROLMENT_CACHE_TTL_MS = 5_000;
+const ENROLMENT_CACHE_MAX = 10_000;
+
+// Keyed by database so that applications on different databases (tests) never share answers.
+const confirmedEnrolments = new WeakMap<Kysely<DB>, LRUCache<string, Enrolled>>();
+
+function cacheFor(db: Kysely<DB>): LRUCache<string, Enrolled> {
+  let cache = confirmedEnrolments.get(db);
+  if (!cache) {
+    cache = new LRUCache({ max: ENROLMENT_CACHE_MAX, ttl: ENROLMENT_CACHE_TTL_MS });
+    confirmedEnrolments.set(db, cache);
+  }
+  return cache;
+}
+
+/**
+ * The enrolment, or 400 FUNDRAISER:VALIDATION `Fundraiser Validation Unsuccessful`. Served from the confirmed-
+ * enrolment cache when possible (see ENROLMENT_CACHE_TTL_MS): it runs before every donation and mandate, and
+ * without it the look-up would cost as many round trips as the write itself.
+ */
+export async function requireEnrolment(db: Kysely<DB>, fundraiserId: string, channel: string): Promise<Enrolled> {
+  const cache = cacheFor(db);
+  const key = `${channel}\u0000${fundraiserId}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
   const check = await checkEnrolment(db, fundraiserId, channel);
   if (!check.enrolled) throw new ApiError('FUNDRAISER_NOT_ENROLLED', check.reason);
+  cache.set(key, check);
   return check;
 }

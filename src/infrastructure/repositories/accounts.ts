@@ -17,6 +17,40 @@ export async function findAccount(db: Kysely<DB>, id: string): Promise<Account |
     .executeTakeFirst();
 }
 
+/**
+ * The account named by `id` (as findAccount reads it) and its product for `channel`, in one round trip: the
+ * enrolment check runs on every fundraiser look-up and donation, so it is one query, not two.
+ */
+export async function findAccountWithProduct(db: Kysely<DB>, id: string, channel: string): Promise<{ account: Account; product: Product | undefined } | undefined> {
+  const prefix = crmIdPrefix(id);
+  const row = await db
+    .selectFrom('accounts as a')
+    .leftJoin('products as p', (join) => join.onRef('p.account_id', '=', 'a.id').on('p.channel', '=', channel))
+    .select([
+      'a.id', 'a.member_number', 'a.crm_id', 'a.crm_id15', 'a.name', 'a.abn', 'a.created_at', 'a.updated_at',
+      'p.account_id as p_account_id', 'p.channel as p_channel', 'p.description as p_description', 'p.status as p_status',
+      'p.logo as p_logo', 'p.cover_image as p_cover_image', 'p.donation_amounts_cents as p_donation_amounts_cents',
+      'p.story as p_story', 'p.campaigns as p_campaigns', 'p.product_enrollment_id as p_product_enrollment_id',
+      'p.enrollment_status as p_enrollment_status', 'p.updated_at as p_updated_at',
+    ])
+    .where((eb) => (prefix ? eb.or([eb('a.member_number', '=', id), eb('a.crm_id15', '=', prefix)]) : eb('a.member_number', '=', id)))
+    .orderBy(sql`a.member_number = ${id}`, 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const account: Account = {
+    id: row.id, member_number: row.member_number, crm_id: row.crm_id, crm_id15: row.crm_id15, name: row.name, abn: row.abn,
+    created_at: row.created_at, updated_at: row.updated_at,
+  };
+  // account_id is the product's primary key column: null only when the left join found no product.
+  const product: Product | undefined = row.p_account_id === null ? undefined : {
+    account_id: row.p_account_id, channel: row.p_channel!, description: row.p_description!, status: row.p_status!, logo: row.p_logo,
+    cover_image: row.p_cover_image, donation_amounts_cents: row.p_donation_amounts_cents!, story: row.p_story, campaigns: row.p_campaigns!,
+    product_enrollment_id: row.p_product_enrollment_id, enrollment_status: row.p_enrollment_status!, updated_at: row.p_updated_at!,
+  };
+  return { account, product };
+}
+
 export async function findProduct(db: Kysely<DB>, accountId: string, channel: string): Promise<Product | undefined> {
   return db.selectFrom('products').selectAll().where('account_id', '=', accountId).where('channel', '=', channel).executeTakeFirst();
 }
