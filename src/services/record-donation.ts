@@ -28,8 +28,8 @@ export async function recordDonation(db: Kysely<DB>, request: DonationRequest, c
   const { donor, transaction } = normalised.value;
   const hash = requestHash(request);
 
-  return idempotent(db, { partnerId: principal.partnerId, key: context.idempotencyKey, operation: 'POST /donations', requestHash: hash }, async (trx) => {
-    const stored = await insertDonationOnce(trx, {
+  const store = async (executor: Kysely<DB>) => {
+    const stored = await insertDonationOnce(executor, {
       reference_id: newDonationReferenceId(),
       partner_id: principal.partnerId,
       environment: principal.environment,
@@ -62,5 +62,10 @@ export async function recordDonation(db: Kysely<DB>, request: DonationRequest, c
       throw new ApiError('CONFLICT', `transaction.id ${JSON.stringify(transaction.id)} was already recorded with different content (donationReferenceId ${stored.referenceId})`);
     }
     return { status: 200, items: { donationReferenceId: stored.referenceId }, replayed: !stored.created };
-  });
+  };
+  // Without an Idempotency-Key there is nothing to claim beside the row: the INSERT is one statement, atomic on its
+  // own, and the unique index on the natural key still decides between concurrent retries. A transaction would
+  // only add BEGIN and COMMIT round trips (three instead of one per donation).
+  if (context.idempotencyKey === undefined) return store(db);
+  return idempotent(db, { partnerId: principal.partnerId, key: context.idempotencyKey, operation: 'POST /donations', requestHash: hash }, store);
 }
