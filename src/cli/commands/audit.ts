@@ -24,7 +24,7 @@ export function registerAudit(program: Command, ctx: CliContext) {
       .description('List changes, newest first')
       .option('--operator <name>', 'only changes by this operator')
       .option('--action <action>', 'only this action or family, e.g. credential.rotate or credential')
-      .option('--subject <id>', 'only changes to this subject (partner id, client_id, member number, channel)')
+      .option('--subject <id>', 'only changes to this subject: partner name or id, client_id, member number, channel, import file name')
       .option('--since <date>', 'from this date (YYYY-MM-DD, UTC) or ISO timestamp')
       .option('--until <date>', 'up to and including this date, or before this ISO timestamp')
       .option('--limit <n>', 'at most this many entries', wholeNumber(1, 10_000), 50),

@@ -17,7 +17,8 @@ export interface AuditFilter {
   actor?: string;
   /** Matches the action itself or its family: "credential" matches "credential.rotate". */
   action?: string;
-  subject?: string;
+  /** Any of these subjects. */
+  subjects?: string[];
   since?: Date;
   until?: Date;
   limit: number;
@@ -38,7 +39,7 @@ export async function listAuditEntries(db: Kysely<DB>, filter: AuditFilter): Pro
     const action = filter.action;
     query = query.where((eb) => eb.or([eb('action', '=', action), eb('action', 'like', `${escapeLike(action)}.%`)]));
   }
-  if (filter.subject) query = query.where('subject', '=', filter.subject);
+  if (filter.subjects?.length) query = query.where('subject', 'in', filter.subjects);
   if (filter.since) query = query.where('at', '>=', filter.since);
   if (filter.until) query = query.where('at', '<', filter.until);
   const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();

@@ -1,4 +1,5 @@
 import { insertAuditEntry, listAuditEntries, type AuditEntry, type AuditFilter } from '../../infrastructure/repositories/audit-log.js';
+import { findPartner } from '../../infrastructure/repositories/partners.js';
 import type { OperatorContext } from './context.js';
 
 /**
@@ -26,6 +27,10 @@ export async function audit(ctx: OperatorContext, action: AuditAction, subject: 
   await insertAuditEntry(ctx.db, { at: ctx.now(), actor: ctx.operator, action, subject, details });
 }
 
-export async function listAudit(ctx: OperatorContext, filter: AuditFilter): Promise<AuditEntry[]> {
-  return listAuditEntries(ctx.db, filter);
+/** Newest first. A partner's entries have its id as subject; its name finds them too. */
+export async function listAudit(ctx: OperatorContext, filter: Omit<AuditFilter, 'subjects'> & { subject?: string }): Promise<AuditEntry[]> {
+  const { subject, ...rest } = filter;
+  const partner = subject ? await findPartner(ctx.db, subject) : undefined;
+  const subjects = subject ? [...new Set([subject, ...(partner ? [partner.id] : [])])] : undefined;
+  return listAuditEntries(ctx.db, { ...rest, subjects });
 }

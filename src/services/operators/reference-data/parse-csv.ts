@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import type { AccountInput } from '../../../infrastructure/repositories/accounts.js';
-import { CSV_COLUMNS, CsvRow, schemaErrors } from './row-schemas.js';
+import { CSV_COLUMNS, CsvRow, schemaErrors, withoutFailingFields } from './row-schemas.js';
 import { ProblemList, toAbn, toProduct, type ParsedAccount, type ParsedFile, type RowRef } from './normalise.js';
 
 /** Header cells match a column whatever their case, spaces, dashes or underscores ("Member Number", "member_number"). */
@@ -54,8 +54,10 @@ export function parseCsvAccounts(content: string): ParsedFile {
     const ref: RowRef = { row: `line ${info.lines}`, memberNumber: cells.memberNumber };
     const errors = schemaErrors(CsvRow, cells);
     for (const error of errors) problems.add(ref, error.field, error.message);
-    if (errors.length > 0) continue;
-    const row = cells as CsvRow;
+    // Keep checking the cells that did pass, so the report is complete; the file is rejected anyway.
+    const row = withoutFailingFields(cells, errors) as CsvRow;
+    const failed = new Set(errors.map((e) => e.field));
+    if (!row.memberNumber || !row.name) continue;
 
     let entry = byMember.get(row.memberNumber);
     if (!entry) {
@@ -63,7 +65,7 @@ export function parseCsvAccounts(content: string): ParsedFile {
       entry = { account: { row: ref.row, input, channelRefs: [] }, firstLine: ref.row, cells: row };
       byMember.set(row.memberNumber, entry);
     } else {
-      for (const column of ACCOUNT_COLUMNS) {
+      for (const column of ACCOUNT_COLUMNS.filter((c) => !failed.has(c))) {
         if ((row[column] ?? '') !== (entry.cells[column] ?? '')) {
           problems.add(ref, column, `${JSON.stringify(row[column] ?? '')} differs from ${JSON.stringify(entry.cells[column] ?? '')} on ${entry.firstLine} for the same member number`);
         }

@@ -1,4 +1,4 @@
-import { JsonAccountRecord, schemaErrors } from './row-schemas.js';
+import { JsonAccountRecord, JsonProduct, schemaErrors, withoutFailingFields } from './row-schemas.js';
 import { ProblemList, toAbn, toProduct, withoutNulls, type ParsedAccount, type ParsedFile } from './normalise.js';
 
 /**
@@ -27,8 +27,9 @@ export function parseJsonAccounts(content: string): ParsedFile {
     const ref = { row: `record ${index + 1}`, memberNumber };
     const errors = schemaErrors(JsonAccountRecord, record);
     for (const error of errors) problems.add(ref, error.field, error.message);
-    if (errors.length > 0) return;
-    const valid = record as JsonAccountRecord;
+    // Keep checking what did pass (amounts, ABN, channels...) so the report is complete; the file is rejected anyway.
+    const valid = (errors.length > 0 ? usablePart(withoutFailingFields(record, errors)) : record) as JsonAccountRecord | null;
+    if (!valid) return;
     accounts.push({
       row: ref.row,
       input: {
@@ -42,4 +43,11 @@ export function parseJsonAccounts(content: string): ParsedFile {
     });
   });
   return { accounts, problems: problems.items };
+}
+
+/** What is left of a record once its failing fields are dropped: null without an account, and only whole products. */
+function usablePart(record: unknown): JsonAccountRecord | null {
+  if (schemaErrors(JsonAccountRecord, { ...(record as object), products: [] }).length > 0) return null;
+  const products = (record as { products?: unknown[] }).products ?? [];
+  return { ...(record as JsonAccountRecord), products: products.filter((p) => schemaErrors(JsonProduct, p).length === 0) as JsonAccountRecord['products'] };
 }

@@ -116,3 +116,20 @@ function pointerToField(path: string): string {
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce((field, part) => (/^\d+$/.test(part) ? `${field}[${part}]` : field ? `${field}.${part}` : part), '');
 }
+
+/**
+ * `value` without the fields that failed (a failing list element drops its whole list), so that the values that
+ * did pass can still be checked and one report names every problem of a row. Rows still missing a required
+ * field afterwards are left to the caller to skip.
+ */
+export function withoutFailingFields<T>(value: T, errors: readonly FieldError[]): T {
+  const copy = structuredClone(value);
+  for (const { field } of errors) {
+    const path = field.split(/\.|(?=\[)/).map((part) => (part.startsWith('[') ? Number(part.slice(1, -1)) : part));
+    const lastKey = path.map((part) => typeof part === 'string').lastIndexOf(true);
+    if (lastKey < 0 || path[0] === '(record)') continue;
+    const parent = path.slice(0, lastKey).reduce<unknown>((node, part) => (node as Record<string | number, unknown> | undefined)?.[part], copy);
+    if (parent && typeof parent === 'object') delete (parent as Record<string, unknown>)[path[lastKey] as string];
+  }
+  return copy;
+}
