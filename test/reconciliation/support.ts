@@ -2,9 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { connectDatabase, type Database } from '../../src/infrastructure/db/connect.js';
 import { migrate } from '../../src/infrastructure/db/migrate.js';
+import { RECONCILIATION_QUEUE } from '../../src/infrastructure/queue/queues.js';
 import { donationBody, type CallOptions, type TestApp } from '../helpers/test-app.js';
 
 /** Records a donation for the caller (Storefront by default); `amount: null` records one without an amount. */
@@ -109,3 +111,36 @@ async function adminQuery(url: string, text: string) {
     await client.end();
   }
 }
+
+/** The partner behind a client id (for writing fixtures straight into the database). */
+export async function partnerOf(db: Database['db'], clientId: string) {
+  const row = await db.selectFrom('credentials').select(['partner_id', 'environment']).where('client_id', '=', clientId).executeTakeFirstOrThrow();
+  return { partnerId: row.partner_id, environment: row.environment };
+}
+
+/**
+ * Inserts `count` donations of `amountCents` each for fundraiser 10000001 in one statement (HTTP would take
+ * minutes for benchmark sizes) and returns their reference ids, in order.
+ */
+export async function insertDonations(db: Database['db'], owner: { partnerId: string; environment: string }, count: number, amountCents: number, prefix = `DON-${randomBytes(3).toString('hex')}-`) {
+  const { rows } = await sql<{ reference_id: string }>`
+    insert into donations (reference_id, partner_id, environment, is_live, channel, account_id, fundraiser_id, donor_email,
+                           donor_first_name, donor_last_name, address_postal_code, amount_cents, request_hash, correlation_id)
+    select ${prefix} || lpad(i::text, 7, '0'), ${owner.partnerId}::uuid, ${owner.environment}, false, 'Storefront App', a.id, '10000001',
+           'bulk@example.com', 'Bulk', 'Donor', '2000', ${amountCents}, 'bulk', gen_random_uuid()
+    from generate_series(1, ${count}) as i, accounts a
+    where a.member_number = '10000001'
+    order by i
+    returning reference_id`.execute(db);
+  return rows.map((r) => r.reference_id).sort();
+}
+
+/** The queue's jobs for a batch (main and dead-letter queues), oldest first. */
+export async function jobsOf(db: Database['db'], batchId: string) {
+  const { rows } = await sql<{ name: string; state: string; retry_count: number; start_after: Date; output: unknown }>`
+    select name, state, retry_count, start_after, output from pgboss.job where data->>'batchId' = ${batchId} order by created_on, name`.execute(db);
+  return rows;
+}
+
+/** Short expiry and retry delay, so that a crashed run is retried within seconds (the defaults are minutes). */
+export const FAST_RETRY_POLICIES = { [RECONCILIATION_QUEUE]: { expireInSeconds: 3, retryDelaySeconds: 1 } };
