@@ -39,7 +39,8 @@ describe('accounts import', () => {
     const account = await t.db.selectFrom('accounts').selectAll().where('member_number', '=', '20000001').executeTakeFirstOrThrow();
     expect(account).toMatchObject({ crm_id: '0015g00000Exmp1AAA', name: 'Lakeside Junior Soccer Club', abn: '83245190006' });
     const products = await t.db.selectFrom('products').selectAll().where('account_id', '=', account.id).orderBy('channel').execute();
-    expect(products.map((p) => [p.channel, p.status, p.donation_amounts_cents])).toEqual([
+    // Number(): node-postgres hands bigint[] elements back as strings.
+    expect(products.map((p) => [p.channel, p.status, p.donation_amounts_cents.map(Number)])).toEqual([
       ['Registration Integration', 'Activated', [250, 500, 1000]],
       ['Storefront App', 'Activated', [500, 1000, 2000, 5000]],
     ]);

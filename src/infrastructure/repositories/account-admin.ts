@@ -69,7 +69,9 @@ export async function listAccountSummaries(
 }
 
 export async function listProductsOf(db: Kysely<DB>, accountId: string): Promise<Product[]> {
-  return db.selectFrom('products').selectAll().where('account_id', '=', accountId).orderBy('channel').execute();
+  const rows = await db.selectFrom('products').selectAll().where('account_id', '=', accountId).orderBy('channel').execute();
+  // node-postgres returns bigint[] elements as strings (only scalar bigint is parsed as a number in connect.ts).
+  return rows.map((row) => ({ ...row, donation_amounts_cents: row.donation_amounts_cents.map(Number) }));
 }
 
 export async function updateProductStatus(
