@@ -51,31 +51,42 @@ export async function loadEntries(trx: Kysely<DB>, batchId: string): Promise<Ent
   return rows.map((r) => ({ position: r.position, bankReferenceId: r.bank_reference_id, amountCents: Number(r.amount_cents), donationIds: r.donation_ids }));
 }
 
+/*
+ * The look-ups below take the batch's ids as one array parameter (`= any(...)`) rather than joining the batch's
+ * entries: they then probe unique indexes whatever the planner believes. A join planned on stale statistics (a
+ * table just filled by a large batch, not analysed yet) turned a 10,000-entry replay into a 10,000 × 10,000 loop.
+ */
+
 /** Every donation the batch names, whoever owns it, with its settlement if any. Unknown ids are simply absent. */
-export async function loadDonationFacts(trx: Kysely<DB>, batch: BatchToReconcile): Promise<Map<string, DonationFacts>> {
-  const { rows } = await sql<{ id: string; reference_id: string; own: boolean; amount_cents: number | null; settled_by: string | null }>`
-    select d.id, d.reference_id, (d.partner_id = ${batch.partnerId} and d.environment = ${batch.environment}) as own,
-           d.amount_cents, s.bank_reference_id as settled_by
-    from donations d
-    left join donation_settlements s on s.donation_id = d.id
-    where d.reference_id in (select unnest(donation_ids) from remittance_entries where batch_id = ${batch.id})`.execute(trx);
-  return new Map(rows.map((r) => [r.reference_id, {
-    donationId: r.id,
-    referenceId: r.reference_id,
-    own: r.own,
-    amountCents: r.amount_cents === null ? null : Number(r.amount_cents),
-    settledBy: r.settled_by,
+export async function loadDonationFacts(trx: Kysely<DB>, batch: BatchToReconcile, referenceIds: string[]): Promise<Map<string, DonationFacts>> {
+  const donations = await trx
+    .selectFrom('donations')
+    .select(['id', 'reference_id', 'partner_id', 'environment', 'amount_cents'])
+    .where('reference_id', '=', sql<string>`any(${referenceIds}::text[])`)
+    .execute();
+  const settlements = await trx
+    .selectFrom('donation_settlements')
+    .select(['donation_reference_id', 'bank_reference_id'])
+    .where('donation_reference_id', '=', sql<string>`any(${referenceIds}::text[])`)
+    .execute();
+  const settledBy = new Map(settlements.map((s) => [s.donation_reference_id, s.bank_reference_id]));
+  return new Map(donations.map((d) => [d.reference_id, {
+    donationId: d.id,
+    referenceId: d.reference_id,
+    own: d.partner_id === batch.partnerId && d.environment === batch.environment,
+    amountCents: d.amount_cents === null ? null : Number(d.amount_cents),
+    settledBy: settledBy.get(d.reference_id) ?? null,
   }]));
 }
 
-/** The partner's bank references, among those of the batch, that already settled donations. */
-export async function loadClaims(trx: Kysely<DB>, batch: BatchToReconcile): Promise<Map<string, BankReferenceClaim>> {
+/** The partner's bank references, among the batch's, that already settled donations. */
+export async function loadClaims(trx: Kysely<DB>, batch: BatchToReconcile, bankReferenceIds: string[]): Promise<Map<string, BankReferenceClaim>> {
   const rows = await trx
     .selectFrom('remittance_bank_references')
     .select(['bank_reference_id', 'amount_cents', 'donation_ids', 'batch_id', 'position'])
     .where('partner_id', '=', batch.partnerId)
     .where('environment', '=', batch.environment)
-    .where('bank_reference_id', 'in', (eb) => eb.selectFrom('remittance_entries').select('bank_reference_id').where('batch_id', '=', batch.id))
+    .where('bank_reference_id', '=', sql<string>`any(${bankReferenceIds}::text[])`)
     .execute();
   return new Map(rows.map((r) => [r.bank_reference_id, {
     bankReferenceId: r.bank_reference_id,

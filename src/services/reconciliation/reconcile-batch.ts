@@ -36,8 +36,8 @@ export async function reconcileBatch(db: Kysely<DB>, batchId: string, checkpoint
     // A run whose job expired while it worked may have been retried; whichever gets here second finds it done.
     if ((await lockBatchStatus(trx, batchId)) !== 'processing') return null;
     const entries = await loadEntries(trx, batchId);
-    const donations = await loadDonationFacts(trx, batch);
-    const claims = await loadClaims(trx, batch);
+    const donations = await loadDonationFacts(trx, batch, [...new Set(entries.flatMap((e) => e.donationIds))]);
+    const claims = await loadClaims(trx, batch, [...new Set(entries.map((e) => e.bankReferenceId))]);
     const results = reconcileEntries({ batchId, entries, donations, claims });
     const counts = countOutcomes(results);
     const exceptions = results.filter((r) => isException(r.outcome)).length;
