@@ -37,6 +37,7 @@ export function registerCredentials(program: Command, ctx: CliContext) {
       const environment = options.env ?? config.APP_ENV;
       warnOtherEnvironment(out, config, environment);
       const issued = await issuePartnerCredential(ops, ref, environment);
+      if (issued.partnerStatus !== 'active') out.warn(`partner ${JSON.stringify(issued.partnerName)} is ${issued.partnerStatus}: the pair works only once it is reactivated.`);
       out.emit(issuedJson(issued), () => issuedText('New credentials', issued));
     }),
   );

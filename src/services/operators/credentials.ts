@@ -19,6 +19,7 @@ export interface CredentialView extends CredentialListing {
 export interface IssuedPair extends IssuedCredential {
   partnerId: string;
   partnerName: string;
+  partnerStatus: string;
 }
 
 export interface RotationResult {
@@ -42,7 +43,7 @@ export async function issuePartnerCredential(ctx: OperatorContext, partnerRef: s
   return inTransaction(ctx, async (tx) => {
     const issued = await issueCredential(tx.db, partner.id, environment);
     await audit(tx, AuditActions.credentialIssue, issued.clientId, { partnerId: partner.id, partner: partner.name, environment });
-    return { ...issued, partnerId: partner.id, partnerName: partner.name };
+    return { ...issued, partnerId: partner.id, partnerName: partner.name, partnerStatus: partner.status };
   });
 }
 
@@ -78,7 +79,7 @@ export async function rotateCredential(ctx: OperatorContext, clientId: string, o
       overlapDays,
       oldExpiresAt: expiresAt.toISOString(),
     });
-    return { previous: await requireCredential(tx, clientId), issued: { ...issued, partnerId: old.partnerId, partnerName: old.partnerName } };
+    return { previous: await requireCredential(tx, clientId), issued: { ...issued, partnerId: old.partnerId, partnerName: old.partnerName, partnerStatus: old.partnerStatus } };
   });
 }
 
@@ -95,7 +96,7 @@ export async function emergencyRotateCredential(ctx: OperatorContext, clientId: 
       newClientId: issued.clientId,
       ...(reason ? { reason } : {}),
     });
-    return { previous: await requireCredential(tx, clientId), issued: { ...issued, partnerId: old.partnerId, partnerName: old.partnerName } };
+    return { previous: await requireCredential(tx, clientId), issued: { ...issued, partnerId: old.partnerId, partnerName: old.partnerName, partnerStatus: old.partnerStatus } };
   });
 }
 
