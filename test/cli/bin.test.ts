@@ -16,7 +16,7 @@ async function admin(...argv: string[]): Promise<{ code: number; stdout: string;
   // Only what the CLI needs: the developer's DATABASE_URL must not redirect it.
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir };
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...argv], { env, timeout: 60_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...argv], { env, timeout: 150_000 });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -39,7 +39,7 @@ describe('the fundraiser-admin bin', () => {
     const audit = JSON.parse((await admin('audit', 'list', '--json')).stdout);
     // The operator is the OS user unless --operator names someone.
     expect(audit.map((e: { action: string; actor: string }) => `${e.action} by ${e.actor}`)).toEqual(['accounts.import by data-desk', `partner.create by ${userInfo().username}`]);
-  }, 90_000);
+  }, 180_000);
 
   it('refuses to open an embedded data directory another process is using', async () => {
     const service = await connectDatabase({ dataDir });
@@ -51,7 +51,7 @@ describe('the fundraiser-admin bin', () => {
     } finally {
       await service.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('exits 2 on a wrong command line and 0 on --help', async () => {
     const wrong = await admin('partners', 'create');
@@ -60,5 +60,5 @@ describe('the fundraiser-admin bin', () => {
     const help = await admin('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: fundraiser-admin');
-  }, 60_000);
+  }, 180_000);
 });

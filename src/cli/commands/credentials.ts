@@ -124,7 +124,7 @@ export function registerCredentials(program: Command, ctx: CliContext) {
         () =>
           tableOr(
             due,
-            [...dueColumns],
+            dueColumns,
             `No credentials due for rotation within ${options.within} days (period ${options.periodDays} days).`,
           ),
       );

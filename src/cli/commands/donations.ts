@@ -71,10 +71,13 @@ const donationColumns: Column<DonationRecord>[] = [
 
 const donationJson = (d: DonationRecord) => ({ ...d, amountCents: d.amountCents, amountAud: d.amountCents === null ? null : formatCents(d.amountCents) });
 
-/** One entry per section of the detail; settlement (migration 003) adds its own. */
-const detailJson = (detail: DonationDetail) => ({ ...donationJson(detail.donation) });
+/** One entry per section of the detail. */
+const detailJson = (detail: DonationDetail) => ({
+  ...donationJson(detail.donation),
+  settlement: detail.settlement && { ...detail.settlement, amountAud: formatCents(detail.settlement.amountCents) },
+});
 
-function detailText({ donation: d }: DonationDetail): string {
+function detailText({ donation: d, settlement: s }: DonationDetail): string {
   return fields([
     ['Reference id', d.referenceId],
     ['Received', d.createdAt],
@@ -93,5 +96,6 @@ function detailText({ donation: d }: DonationDetail): string {
     ['Postcode', d.postalCode],
     ['Correlation id', d.correlationId],
     ['Source metadata', d.sourceMetadata],
+    ['Settled', s ? `${formatCents(s.amountCents)} AUD by bank reference ${s.bankReferenceId} (batch ${s.batchId}, entry ${s.entryIndex}) at ${formatTime(s.settledAt)}` : 'not yet (no remittance has settled it)'],
   ]);
 }
