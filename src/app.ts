@@ -6,7 +6,6 @@ import { isProduction } from './config.js';
 import type { Database } from './infrastructure/db/connect.js';
 import type { PaymentProvider } from './infrastructure/payments/provider.js';
 import { PaymentSimulator } from './infrastructure/payments/simulator.js';
-import { JobQueue } from './infrastructure/queue/job-queue.js';
 import { SharedQuotaStore } from './infrastructure/quota-store.js';
 import { findCredential, touchCredential } from './infrastructure/repositories/credentials.js';
 import { listChannels } from './infrastructure/repositories/channels.js';
@@ -38,8 +37,6 @@ export interface AppDeps {
   logger?: FastifyBaseLogger | false;
   /** Called in the transaction that stores a remittance batch. Defaults to enqueuing its reconciliation job. */
   onRemittanceBatchStored?: OnBatchStored;
-  /** The durable job queue, installed (started) by the caller. Defaults to an enqueue-only client of it. */
-  jobQueue?: JobQueue;
 }
 
 /** Builds the HTTP application without listening, so tests inject requests and the server entry point listens. */
@@ -95,7 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(openApiPlugin, { config });
 
   // Each stored batch gets its reconciliation job in the same transaction (DESIGN.md §12): no batch without a job.
-  const onRemittanceBatchStored = deps.onRemittanceBatchStored ?? enqueueReconciliation(deps.jobQueue ?? new JobQueue(database));
+  const onRemittanceBatchStored = deps.onRemittanceBatchStored ?? enqueueReconciliation;
 
   const routeDeps: RouteDeps = { config, database, db: database.db, payments, simulator, onRemittanceBatchStored };
   await app.register(async (scoped) => {

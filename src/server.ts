@@ -36,7 +36,7 @@ async function main() {
   const jobQueue = await JobQueue.start(database, { maintenance: true, onError: (err) => log.warn({ err: err.message }, 'job queue error') });
   await new ReconciliationWorker(jobQueue, database, { log: log.child({ component: 'reconciliation' }) }).start();
 
-  const app = await buildApp({ config, database, logger: log, jobQueue });
+  const app = await buildApp({ config, database, logger: log });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   log.info({ address, database: database.location, environment: config.APP_ENV }, 'listening');
   printBanner(config, address, database, demoCredentials);

@@ -39,15 +39,15 @@ export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
  * The real application on a fresh database with the sandbox demo data: two partners (Storefront App and
  * Registration Integration), and the demo fundraisers. Requests go through app.inject (the full HTTP pipeline).
  */
-export async function startTestApp(options: { env?: Record<string, string>; deps?: Partial<AppDeps>; database?: Database } = {}) {
+export async function startTestApp(options: { env?: Record<string, string>; deps?: Partial<AppDeps>; database?: Database; jobQueue?: JobQueue } = {}) {
   // A database passed in (empty, migrated) stays open after close(): restart tests reopen it.
   const owned = options.database ? null : await createTestDatabase();
   const database: Database = options.database ?? owned!;
   const config: Config = loadConfig({ LOG_LEVEL: 'silent', QUOTA_SYNC_INTERVAL_MS: '50', ...options.env });
   const clock = new TestClock();
   const seeded = (await seedDemoData(database.db, config.APP_ENV, { limit: config.QUOTA_DEFAULT_LIMIT, windowSeconds: config.QUOTA_DEFAULT_WINDOW_SECONDS }))!;
-  const jobQueue = options.deps?.jobQueue ?? (await JobQueue.start(database));
-  const app: App = await buildApp({ config, database, logger: false, now: clock.now, jobQueue, ...options.deps });
+  const jobQueue = options.jobQueue ?? (await JobQueue.start(database));
+  const app: App = await buildApp({ config, database, logger: false, now: clock.now, ...options.deps });
   // No worker polls in tests: `reconcile()` runs the waiting reconciliation jobs when a test wants them run.
   const reconciliation = new ReconciliationWorker(jobQueue, database);
   await app.ready();

@@ -23,7 +23,7 @@ afterEach(async () => {
 async function postBigBatch(durable: Durable) {
   const database = await durable.open();
   const jobQueue = await JobQueue.start(database, { policies: FAST_RETRY_POLICIES });
-  const t = await startTestApp({ database, deps: { jobQueue } });
+  const t = await startTestApp({ database, jobQueue });
   try {
     const donations = await insertDonations(t.db, await partnerOf(t.db, t.storefront.clientId), ENTRIES * 2, 1250);
     const entries = Array.from({ length: ENTRIES }, (_, i) => ({ bankReferenceId: bankReference(), amount: 25, donationIds: [donations[2 * i]!, donations[2 * i + 1]!] }));

@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JobQueue } from '../../src/infrastructure/queue/job-queue.js';
+import { countJobsByState, JobQueue } from '../../src/infrastructure/queue/job-queue.js';
 import { RECONCILIATION_QUEUE } from '../../src/infrastructure/queue/queues.js';
 import { acceptRemittances } from '../../src/services/accept-remittances.js';
-import { enqueueReconciliation, retryReconciliation } from '../../src/services/reconciliation/enqueue.js';
+import { enqueueReconciliation, enqueueReconciliationJob } from '../../src/services/reconciliation/enqueue.js';
+import { retryRemittanceBatch } from '../../src/services/reconciliation/operations.js';
 import { reconcileBatch } from '../../src/services/reconciliation/reconcile-batch.js';
 import { ReconciliationWorker } from '../../src/services/reconciliation/worker.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { bankReference, donate, jobsOf, outcomes, postBatch, report, settlementsOf } from './support.js';
 
 let t: TestApp;
+const ops = () => ({ db: t.db, operator: 'test-operator', now: () => new Date() });
 beforeAll(async () => {
   t = await startTestApp();
 });
@@ -29,17 +31,16 @@ describe('enqueued in the transaction that stores the batch', () => {
 
   it('a transaction that rolls back after enqueuing leaves neither batch nor job', async () => {
     const before = await t.db.selectFrom('remittance_batches').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const jobsBefore = await t.jobQueue.countByState(RECONCILIATION_QUEUE);
-    const enqueue = enqueueReconciliation(t.jobQueue);
+    const jobsBefore = await countJobsByState(t.db, RECONCILIATION_QUEUE);
     const principal = { partnerId: (await t.db.selectFrom('credentials').select('partner_id').where('client_id', '=', t.storefront.clientId).executeTakeFirstOrThrow()).partner_id, partnerName: 'x', clientId: t.storefront.clientId, environment: 'sit', channels: new Set(['Storefront App']), quotaLimit: 1, quotaWindowSeconds: 1 };
     const failing = acceptRemittances(t.db, batch([{ bankReferenceId: bankReference(), amount: 1, donationIds: ['D'] }]), { principal, correlationId: crypto.randomUUID(), idempotencyKey: undefined, isLive: false }, async (trx, batchId) => {
-      await enqueue(trx, batchId);
+      await enqueueReconciliation(trx, batchId);
       throw new Error('something after the enqueue failed');
     });
     await expect(failing).rejects.toThrow('something after the enqueue failed');
     const after = await t.db.selectFrom('remittance_batches').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
-    expect(await t.jobQueue.countByState(RECONCILIATION_QUEUE)).toEqual(jobsBefore);
+    expect(await countJobsByState(t.db, RECONCILIATION_QUEUE)).toEqual(jobsBefore);
   });
 });
 
@@ -82,7 +83,9 @@ describe('replays of the same batch', () => {
     const reportBefore = await report(t, batchId);
     const settled = await settlementsOf(t.db, [a]);
     expect(await reconcileBatch(t.db, batchId)).toEqual({ batchId, ran: false, reason: 'not pending' });
-    await retryReconciliation(t.db, t.jobQueue, batchId);
+    await expect(retryRemittanceBatch(ops(), batchId)).rejects.toThrow('already reconciled (completed)');
+    // A duplicate job (say, the job of a run that outlived its expiry, retried) finds nothing to do.
+    await t.db.transaction().execute((trx) => enqueueReconciliationJob(trx, batchId));
     await t.reconcile();
     expect((await jobsOf(t.db, batchId)).map((j) => j.state)).toEqual(['completed', 'completed']);
     expect(await report(t, batchId)).toEqual(reportBefore);
@@ -120,7 +123,7 @@ describe('failures: retried with backoff, then dead-lettered for an operator', (
     expect(await settlementsOf(t.db, [a])).toEqual([]);
     expect((await report(t, batchId)).counts.pending).toBe(1);
 
-    await retryReconciliation(t.db, t.jobQueue, batchId);
+    await retryRemittanceBatch(ops(), batchId);
     await t.reconcile();
     const done = await t.db.selectFrom('remittance_batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow();
     expect(done).toMatchObject({ status: 'completed', attempts: 7, dead_lettered_at: null });

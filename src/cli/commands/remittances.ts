@@ -81,10 +81,12 @@ export function registerRemittances(program: Command, ctx: CliContext) {
     }),
   );
 
-  remittances
-    .command('export')
-    .description('Export entries with their outcomes, as CSV or JSON: one batch (--batch) or across batches')
-    .addOption(new Option('--format <format>', 'file format').choices(['csv', 'json']).default('csv'))
+  withJson(
+    remittances
+      .command('export')
+      .description('Export entries with their outcomes, as CSV or JSON: one batch (--batch) or across batches'),
+  )
+    .addOption(new Option('--format <format>', 'file format (--json is short for --format json)').choices(['csv', 'json']).default('csv'))
     .option('--output <file>', 'write to this file instead of stdout')
     .option('--batch <batchId>', 'only this batch')
     .option('--partner <partner>', 'only this partner (name or id)')
@@ -103,7 +105,7 @@ export function registerRemittances(program: Command, ctx: CliContext) {
           range: parseTimeRange(options.from, options.to),
           limit: options.limit,
         });
-        const text = options.format === 'json' ? `${JSON.stringify(rows.map(exportJson), null, 2)}\n` : toCsv(rows);
+        const text = options.format === 'json' || options.json ? `${JSON.stringify(rows.map(exportJson), null, 2)}\n` : toCsv(rows);
         if (!options.output) return io.stdout(text);
         const path = resolve(io.cwd, options.output);
         writeFileSync(path, text);
@@ -146,6 +148,7 @@ export function registerRemittances(program: Command, ctx: CliContext) {
 
 interface ExportOptions {
   format: 'csv' | 'json';
+  json?: boolean;
   output?: string;
   batch?: string;
   partner?: string;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/connect.js';
 import type { DB } from '../db/schema.js';
@@ -7,6 +7,39 @@ import { databaseExecutor, transactionExecutor } from './sql-executor.js';
 
 /** pg-boss keeps its tables in this schema of the service's database. */
 export const QUEUE_SCHEMA = 'pgboss';
+
+/**
+ * Sends jobs only through an executor given per call (a transaction's). Constructing pg-boss touches no database
+ * and sending needs no start(): only the installed queue (JobQueue.start, which the server runs before traffic).
+ */
+const sender = new PgBoss({
+  db: { executeSql: () => Promise.reject(new Error('pg-boss sender used without a transaction')) },
+  schema: QUEUE_SCHEMA,
+  migrate: false,
+  supervise: false,
+  schedule: false,
+});
+
+/**
+ * Enqueues in the caller's open transaction: the job exists if and only if that transaction commits. Fails (and
+ * so rolls the caller back) when the queue was never installed.
+ */
+export async function enqueueInTransaction(trx: Kysely<DB>, queue: QueueName, data: object): Promise<string> {
+  const id = await sender.send(queue, data, { db: transactionExecutor(trx) });
+  if (!id) throw new Error(`job queue ${queue} refused the job (is the queue installed?)`);
+  return id;
+}
+
+/**
+ * Jobs of a queue by state (created, retry, active, completed, cancelled, failed), for operators; with `data`,
+ * only jobs whose data contains it. Jobs finished long ago are archived by maintenance and not counted.
+ */
+export async function countJobsByState(db: Kysely<DB>, queue: QueueName, data: object = {}): Promise<Record<string, number>> {
+  const { rows } = await sql<{ state: string; count: number }>`
+    select state::text, count(*)::int as count from ${sql.raw(QUEUE_SCHEMA)}.job
+    where name = ${queue} and data @> ${JSON.stringify(data)}::jsonb group by state`.execute(db);
+  return Object.fromEntries(rows.map((row) => [row.state, Number(row.count)]));
+}
 
 export interface JobQueueOptions {
   /**
@@ -39,10 +72,7 @@ export type JobHandler<T> = (job: QueuedJob<T>) => Promise<void>;
 export class JobQueue {
   private readonly boss: PgBoss;
 
-  /**
-   * Touches no database: enqueuing needs nothing more, once the queue has been installed by `start()` (the server
-   * and the worker start it before any traffic). Working and maintenance need `start()`.
-   */
+  /** Touches no database until `start()`. */
   constructor(
     private readonly database: Database,
     private readonly options: JobQueueOptions = {},
@@ -87,22 +117,6 @@ export class JobQueue {
     }
   }
 
-  /**
-   * Enqueues in the caller's open transaction: the job exists if and only if that transaction commits. Fails (and
-   * so rolls the caller back) when the queue was never installed.
-   */
-  async sendInTransaction(trx: Kysely<DB>, queue: QueueName, data: object): Promise<string> {
-    const id = await this.boss.send(queue, data, { db: transactionExecutor(trx) });
-    if (!id) throw new Error(`job queue ${queue} refused the job (does the queue exist?)`);
-    return id;
-  }
-
-  /** Enqueues on its own (operators' manual retries). */
-  async send(queue: QueueName, data: object): Promise<string> {
-    const id = await this.boss.send(queue, data);
-    if (!id) throw new Error(`job queue ${queue} refused the job (does the queue exist?)`);
-    return id;
-  }
 
   /** Polls `queue` and runs `handler` for each job; a handler that throws fails the job (retried, then dead-lettered). */
   async work<T>(queue: QueueName, options: { pollingIntervalSeconds: number }, handler: JobHandler<T>): Promise<void> {
@@ -144,12 +158,6 @@ export class JobQueue {
   /** One round of maintenance now: expired active jobs are failed (so retried), old jobs archived. */
   async maintain(): Promise<void> {
     await this.boss.maintain();
-  }
-
-  /** Jobs of a queue by state (created, retry, active, completed, cancelled, failed), for operators. */
-  async countByState(queue: QueueName): Promise<Record<string, number>> {
-    const { rows } = await databaseExecutor(this.database).executeSql(`select state, count(*)::int as count from ${QUEUE_SCHEMA}.job where name = $1 group by state`, [queue]);
-    return Object.fromEntries(rows.map((row) => [String(row.state), Number(row.count)]));
   }
 
   /** Stops polling and waits up to `timeoutMs` for running jobs; any still running are failed (and so retried). */

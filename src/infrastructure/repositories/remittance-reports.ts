@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 /** Read side of remittances: the partner's report (GET /remittances/{batchId}) and operators' listings. */
@@ -60,8 +60,7 @@ export async function listEntries(db: Kysely<DB>, batchId: string, options: { ex
 }
 
 export interface BatchFilters {
-  /** Partner id or exact partner name. */
-  partner?: string;
+  partnerId?: string;
   status?: string;
   /** created_at >= from, < to. */
   from?: Date;
@@ -73,7 +72,7 @@ export interface BatchFilters {
 /** Newest first. */
 export async function listBatches(db: Kysely<DB>, filters: BatchFilters): Promise<BatchRow[]> {
   let query = batches(db);
-  if (filters.partner) query = query.where((eb) => eb.or([eb(sql`b.partner_id::text`, '=', filters.partner!), eb('p.name', '=', filters.partner!)]));
+  if (filters.partnerId) query = query.where('b.partner_id', '=', filters.partnerId);
   if (filters.status) query = query.where('b.status', '=', filters.status);
   if (filters.from) query = query.where('b.created_at', '>=', filters.from);
   if (filters.to) query = query.where('b.created_at', '<', filters.to);
@@ -81,38 +80,44 @@ export async function listBatches(db: Kysely<DB>, filters: BatchFilters): Promis
   return (await query.orderBy('b.created_at', 'desc').orderBy('b.id').limit(filters.limit).execute()) as BatchRow[];
 }
 
-export interface ExceptionRow extends EntryRow {
+/** An entry with the batch it belongs to, for listings across batches and exports. */
+export interface BatchEntryRow extends EntryRow {
   partner_name: string;
   environment: string;
   fundraiser_id: string;
+  batch_status: string;
   batch_created_at: Date;
 }
 
-export interface ExceptionFilters {
-  partner?: string;
+export interface EntryFilters {
+  batchId?: string;
+  partnerId?: string;
+  /** Only this outcome. */
   outcome?: string;
+  /** Only outcomes other than `matched` (served by a partial index). */
+  exceptionsOnly?: boolean;
   from?: Date;
   to?: Date;
   limit: number;
 }
 
-/** Entries whose outcome is not `matched`, across batches, newest batch first. */
-export async function listExceptions(db: Kysely<DB>, filters: ExceptionFilters): Promise<ExceptionRow[]> {
+/** Entries across batches, newest batch first, in entry order within a batch. */
+export async function listBatchEntries(db: Kysely<DB>, filters: EntryFilters): Promise<BatchEntryRow[]> {
   let query = db
     .selectFrom('remittance_entries as e')
     .innerJoin('remittance_batches as b', 'b.id', 'e.batch_id')
     .innerJoin('partners as p', 'p.id', 'b.partner_id')
     .select([
       'e.batch_id', 'e.position', 'e.bank_reference_id', 'e.amount_cents', 'e.donation_ids', 'e.outcome', 'e.outcome_detail',
-      'p.name as partner_name', 'b.environment', 'b.fundraiser_id', 'b.created_at as batch_created_at',
-    ])
-    .where('e.outcome', 'is not', null)
-    .where('e.outcome', '<>', 'matched');
-  if (filters.partner) query = query.where((eb) => eb.or([eb(sql`b.partner_id::text`, '=', filters.partner!), eb('p.name', '=', filters.partner!)]));
+      'p.name as partner_name', 'b.environment', 'b.fundraiser_id', 'b.status as batch_status', 'b.created_at as batch_created_at',
+    ]);
+  if (filters.exceptionsOnly) query = query.where('e.outcome', 'is not', null).where('e.outcome', '<>', 'matched');
+  if (filters.batchId) query = query.where('e.batch_id', '=', filters.batchId);
+  if (filters.partnerId) query = query.where('b.partner_id', '=', filters.partnerId);
   if (filters.outcome) query = query.where('e.outcome', '=', filters.outcome);
   if (filters.from) query = query.where('b.created_at', '>=', filters.from);
   if (filters.to) query = query.where('b.created_at', '<', filters.to);
-  return (await query.orderBy('b.created_at', 'desc').orderBy('e.batch_id').orderBy('e.position').limit(filters.limit).execute()) as ExceptionRow[];
+  return (await query.orderBy('b.created_at', 'desc').orderBy('e.batch_id').orderBy('e.position').limit(filters.limit).execute()) as BatchEntryRow[];
 }
 
 export interface SettlementRow {

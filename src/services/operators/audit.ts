@@ -18,6 +18,7 @@ export const AuditActions = {
   accountsImport: 'accounts.import',
   productStatus: 'product.status',
   channelAdd: 'channel.add',
+  remittanceRetry: 'remittance.retry',
 } as const;
 
 export type AuditAction = (typeof AuditActions)[keyof typeof AuditActions];

@@ -1,4 +1,5 @@
 import { findDonationRecords, totalDonations, type DonationRecord } from '../../infrastructure/repositories/donation-lookups.js';
+import { findSettlement } from '../../infrastructure/repositories/remittance-reports.js';
 import type { OperatorContext } from './context.js';
 import { InvalidInputError, NotFoundError } from './errors.js';
 import { requirePartner } from './partners.js';
@@ -14,12 +15,27 @@ export type { DonationRecord };
 
 export interface DonationDetail {
   donation: DonationRecord;
+  /** Null until a remittance entry settles it (docs/reconciliation.md). */
+  settlement: DonationSettlement | null;
+}
+
+export interface DonationSettlement {
+  bankReferenceId: string;
+  batchId: string;
+  /** Index of the settling entry in its batch. */
+  entryIndex: number;
+  amountCents: number;
+  settledAt: Date;
 }
 
 export async function donationDetail(ctx: OperatorContext, referenceId: string): Promise<DonationDetail> {
   const [donation] = await findDonationRecords(ctx.db, { referenceId, limit: 1 });
   if (!donation) throw new NotFoundError(`No donation with reference id ${JSON.stringify(referenceId)}.`);
-  return { donation };
+  const settled = await findSettlement(ctx.db, referenceId);
+  const settlement = settled
+    ? { bankReferenceId: settled.bank_reference_id, batchId: settled.batch_id, entryIndex: settled.position, amountCents: Number(settled.amount_cents), settledAt: new Date(settled.settled_at) }
+    : null;
+  return { donation, settlement };
 }
 
 export interface DonationSearch {
