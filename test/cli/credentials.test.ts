@@ -55,7 +55,7 @@ describe('credentials', () => {
     );
     expect(listed).toMatchObject({ clientId: caller.clientId, environment: 'sit', state: 'active', expiresAt: null, revokedAt: null });
     // The service records use off the request path; give it a moment to land.
-    await expect.poll(async () => (await ok(run, 'credentials', 'list', '--partner', 'Lister Co'))[0].lastUsedAt).not.toBeNull();
+    await expect.poll(async () => (await ok(run, 'credentials', 'list', '--partner', 'Lister Co'))[0].lastUsedAt, { timeout: 10_000 }).not.toBeNull();
   });
 
   it('a pair issued for another environment does not work here', async () => {
