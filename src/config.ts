@@ -47,7 +47,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
   const errors = [...Value.Errors(ConfigSchema, converted)];
   if (errors.length > 0) {
-    const lines = errors.map((e) => `  ${e.path.slice(1) || '(root)'}: ${e.message} (got ${JSON.stringify(e.value)})`);
+    // URLs may carry passwords: name the variable and the rule, never echo such a value.
+    const shown = (key: string, value: unknown) => (key.endsWith('_URL') ? '' : ` (got ${JSON.stringify(value)})`);
+    const lines = errors.map((e) => `  ${e.path.slice(1) || '(root)'}: ${e.message}${shown(e.path.slice(1), e.value)}`);
     throw new ConfigError(`Invalid configuration:\n${[...new Set(lines)].join('\n')}`);
   }
   const config = converted as Config;

@@ -96,8 +96,9 @@ function printBanner(config: Config, address: string, database: Database, creden
   } else {
     lines.push(
       '',
-      'Demo credentials were printed when this database was first loaded; only their hashes are kept.',
-      'Issue a new pair with the operator CLI (see README, "Operators"), or start on an empty DATA_DIR.',
+      'This database already has partners, so no demo data was loaded. Secrets are shown only when issued',
+      '(demo ones at the first start on an empty database); only their hashes are kept.',
+      'Issue a new pair with `npx fundraiser-admin credentials issue <partner>` (docs/cli.md), or start on an empty DATA_DIR.',
       `Example call: curl -s '${base}/ping' -H 'X-Correlation-ID: ${randomUUID()}' -H 'client_id: …' -H 'client_secret: …'`,
     );
   }

@@ -62,7 +62,7 @@ describe('the service as a process (README command 1)', () => {
     expect(await first.exited).toBe(0);
     const again = startServer();
     const banner = await again.ready;
-    expect(banner).toContain('Demo credentials were printed when this database was first loaded');
+    expect(banner).toContain('This database already has partners, so no demo data was loaded');
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
   });

@@ -56,6 +56,11 @@ describe('GET /accounts/{id} (section 4.9, DESIGN.md §13)', () => {
     expect(response.json().error).toMatchObject({ code: 'FUNDRAISER:VALIDATION', message: 'Fundraiser Validation Unsuccessful' });
   });
 
+  it('reads bigint columns and bigint[] as numbers on either engine', async () => {
+    const product = await t.db.selectFrom('products').select('donation_amounts_cents').limit(1).executeTakeFirstOrThrow();
+    expect(product.donation_amounts_cents).toEqual([500, 1000, 2000, 5000]);
+  });
+
   it('requires the channel', async () => {
     const response = await t.get('/accounts/10000001');
     expect(response.statusCode).toBe(400);

@@ -27,6 +27,11 @@ describe('configuration is validated once, from one schema', () => {
     }
   });
 
+  it('never echoes a URL, which may hold a password', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://admin:hunter2@db/x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://admin:hunter2@db/x' })).not.toThrow(/hunter2/);
+  });
+
   it('never seeds demo data in production', () => {
     expect(shouldSeedDemoData(loadConfig({ APP_ENV: 'production', SEED_DEMO_DATA: 'true' }))).toBe(false);
   });

@@ -41,10 +41,16 @@ export interface ConnectOptions {
   logger?: Pick<Logger, 'error' | 'warn'>;
 }
 
-// bigint columns hold cents and counts far below 2^53: read them as numbers, as PGlite does.
+// bigint columns (and bigint[]) hold cents and counts far below 2^53: read them as numbers, as PGlite does.
+const INT8 = 20;
+const INT8_ARRAY = 1016;
+const parseInt8Array = pg.types.getTypeParser(INT8_ARRAY as never, 'text') as (value: string) => (string | null)[];
 const pgTypes = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
+  getTypeParser: (oid: number, format?: 'text' | 'binary') => {
+    if (oid === INT8) return (value: string) => Number(value);
+    if (oid === INT8_ARRAY) return (value: string) => parseInt8Array(value).map((item) => (item === null ? null : Number(item)));
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
 };
 
 export async function connectDatabase(options: ConnectOptions): Promise<Database> {
