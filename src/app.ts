@@ -1,5 +1,5 @@
 import { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { isProduction } from './config.js';
@@ -39,6 +39,21 @@ export interface AppDeps {
   onRemittanceBatchStored?: OnBatchStored;
 }
 
+/**
+ * One access-log line per request instead of Fastify's two ('incoming request', then 'request completed'): the
+ * same fields (method, url, host, remote address, status, response time) for half the logging work, which the
+ * benchmark measured at ~40% of the CPU of a cheap request. Failed responses keep their 'request errored' line.
+ */
+class AccessLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 /** Builds the HTTP application without listening, so tests inject requests and the server entry point listens. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps;
@@ -47,6 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...(deps.logger === false ? { logger: false } : deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.LOG_LEVEL) }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     requestIdHeader: 'x-correlation-id',
+    logController: new AccessLog(),
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, formats: customFormats } },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
