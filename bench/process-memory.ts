@@ -20,6 +20,14 @@ export class PeakRssSampler {
     return this.peakKb > 0 ? this.peakKb / 1024 : null;
   }
 
+  /** Current and peak RSS in MB, for progress lines (which phase grows the process). */
+  now(): { rssMb: number; peakMb: number } {
+    this.sample();
+    return { rssMb: this.lastRssKb / 1024, peakMb: this.peakKb / 1024 };
+  }
+
+  private lastRssKb = 0;
+
   private sample(): void {
     let status: string;
     try {
@@ -29,6 +37,7 @@ export class PeakRssSampler {
     }
     for (const field of ['VmHWM', 'VmRSS']) {
       const kb = Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+      if (field === 'VmRSS') this.lastRssKb = kb;
       if (kb > this.peakKb) this.peakKb = kb;
     }
   }

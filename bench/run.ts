@@ -14,8 +14,9 @@ import { loadConfig } from '../src/config.js';
 import { redactUrl } from '../src/infrastructure/db/connect.js';
 import { startBaseline } from './baseline.js';
 import { createBenchDatabase } from './database.js';
+import { cpuSeconds } from './process-cpu.js';
 import { measure, send, type LoadResult, type LoadSpec } from './load.js';
-import { postRemittanceBatch, REMITTANCE_DONATIONS, REMITTANCE_ENTRIES, type RemittanceResult } from './remittance.js';
+import { POLL_INTERVAL_MS, postRemittanceBatch, REMITTANCE_DONATIONS, REMITTANCE_ENTRIES, type RemittanceResult } from './remittance.js';
 import { machineDescription, table, targetsList, writeSection, type Row } from './report.js';
 import { BENCH_QUOTA_LIMIT, startService } from './service.js';
 import { evaluateTargets } from './targets.js';
@@ -85,6 +86,10 @@ async function runServiceWorkloads(repoRoot: string, workDir: string, database: 
   let remittance: RemittanceResult | null = null;
   let peakRssMb: number | null = null;
   let bodies: { ping: unknown; fundraisers: unknown };
+  const memory = () => {
+    const { rssMb, peakMb } = service.memory();
+    return `service RSS ${Math.round(rssMb)} MB, peak ${Math.round(peakMb)} MB`;
+  };
   try {
     bodies = {
       ping: await fetchJson(`${service.origin}${pingPath(basePath)}`, service.credentials),
@@ -102,17 +107,21 @@ async function runServiceWorkloads(repoRoot: string, workDir: string, database: 
     ];
     for (const [key, load] of workloads) {
       if (!wanted(key)) continue;
-      progress(key);
+      progress(`${key} (${memory()})`);
+      const cpu = cpuSeconds(service.pid);
       results[key] = await measure(load, timing);
+      const used = cpuSeconds(service.pid);
+      if (cpu !== null && used !== null) progress(`  ${Math.round(results[key].rps)} req/s; service CPU ${(((used - cpu) * 1e6) / (results[key].rps * (timing.seconds + timing.warmupSeconds))).toFixed(0)} µs per request`);
     }
     if (wanted('remittance')) {
       const missing = REMITTANCE_DONATIONS - references.length;
       progress(`remittance: creating ${Math.max(0, missing)} more donations, then one batch of ${REMITTANCE_ENTRIES} entries`);
       if (missing > 0) await send(spec(donationRequest(`${basePath}/donations`, creds, (id) => references.push(id))), missing);
+      progress(`remittance: posting the batch (${memory()})`);
       remittance = await postRemittanceBatch(service.baseUrl, creds, references);
     }
   } finally {
-    progress('stopping the service');
+    progress(`stopping the service (${memory()})`);
     peakRssMb = await service.stop();
   }
   return { basePath, results, remittance, peakRssMb, bodies };
@@ -141,7 +150,9 @@ function buildRows(service: Record<string, LoadResult>, base: Record<string, Loa
     rows.push({ workload: `${batch}: time to 202`, p50: `${Math.round(remittance.acceptedMs)} ms`, errors: remittance.reconciledMs === null ? remittance.errors : 0 });
     rows.push({
       workload: `${batch}: time until reconciled`,
-      p50: remittance.reconciledMs === null ? `pending: ${remittance.finalStatus}` : `${Math.round(remittance.reconciledMs)} ms (${remittance.finalStatus})`,
+      p50: remittance.reconciledMs === null
+        ? `not measured: ${remittance.finalStatus}`
+        : `${Math.round(remittance.reconciledMs)} ms (${remittance.finalStatus}; polled every ${POLL_INTERVAL_MS} ms, slowest report read ${Math.round(remittance.slowestPollMs)} ms)`,
       errors: remittance.reconciledMs === null ? undefined : remittance.errors,
     });
   }

@@ -16,6 +16,8 @@ export interface RunningService {
   baseUrl: string;
   credentials: { clientId: string; clientSecret: string };
   pid: number;
+  /** Current and peak RSS in MB so far. */
+  memory(): { rssMb: number; peakMb: number };
   /** Stops the service gracefully; returns its peak RSS in MB (null without /proc). */
   stop(): Promise<number | null>;
 }
@@ -56,6 +58,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       baseUrl: baseUrl!,
       credentials: { clientId: clientId!, clientSecret: clientSecret! },
       pid: child.pid,
+      memory: () => rss.now(),
       async stop() {
         const peak = rss.stop();
         await child.stop();
