@@ -4,6 +4,7 @@ import type { BenchDatabase } from './database.js';
 
 export interface RunningBaseline {
   origin: string;
+  pid: number;
   /** `select version()` of the database the baseline writes to (the service's database). */
   databaseVersion: string;
   stop(): Promise<void>;
@@ -32,7 +33,7 @@ export async function startBaseline(options: {
   const child = startChild('bench/baseline-server.ts', { cwd: options.repoRoot, env, logFile: join(options.workDir, 'baseline.log') });
   try {
     const [, origin, version] = await child.waitFor(/baseline listening on (\S+); database: (.*)\n/, 60_000);
-    return { origin: origin!, databaseVersion: version!, stop: () => child.stop() };
+    return { origin: origin!, pid: child.pid, databaseVersion: version!, stop: () => child.stop() };
   } catch (err) {
     await child.stop();
     throw err;

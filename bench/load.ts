@@ -1,4 +1,5 @@
 import autocannon, { type Request, type Result } from 'autocannon';
+import { cpuSeconds } from './process-cpu.js';
 
 export interface LoadSpec {
   /** Origin only (scheme, host, port); request paths carry the rest. */
@@ -14,24 +15,34 @@ export interface LoadResult {
   /** Socket errors (timeouts included) and non-2xx responses: anything a partner would have to retry. */
   errors: number;
   statuses: Record<string, number>;
+  /** CPU (user + system) of the server process per request, warm-up included; null when not measured. */
+  cpuUsPerRequest: number | null;
 }
 
-/** A short unmeasured run first (JIT, connection pools, caches), then the measured one. */
-export async function measure(spec: LoadSpec, timing: { warmupSeconds: number; seconds: number }): Promise<LoadResult> {
-  if (timing.warmupSeconds > 0) await run(spec, { duration: timing.warmupSeconds });
-  return summarise(await run(spec, { duration: timing.seconds }));
+/**
+ * A short unmeasured run first (JIT, connection pools, caches), then the measured one. With the server's pid, its
+ * CPU time per request is measured across both runs.
+ */
+export async function measure(spec: LoadSpec, timing: { warmupSeconds: number; seconds: number }, serverPid?: number): Promise<LoadResult> {
+  const cpuBefore = serverPid === undefined ? null : cpuSeconds(serverPid);
+  const warmup = timing.warmupSeconds > 0 ? await run(spec, { duration: timing.warmupSeconds }) : null;
+  const result = await run(spec, { duration: timing.seconds });
+  const cpuAfter = serverPid === undefined ? null : cpuSeconds(serverPid);
+  const requests = result.requests.total + (warmup?.requests.total ?? 0);
+  const cpuUsPerRequest = cpuBefore !== null && cpuAfter !== null && requests > 0 ? ((cpuAfter - cpuBefore) * 1e6) / requests : null;
+  return { ...summarise(result), cpuUsPerRequest };
 }
 
 /** Exactly `amount` requests, as fast as the service takes them (used to create data). */
 export async function send(spec: LoadSpec, amount: number): Promise<LoadResult> {
-  return summarise(await run(spec, { amount }));
+  return { ...summarise(await run(spec, { amount })), cpuUsPerRequest: null };
 }
 
 async function run(spec: LoadSpec, limit: { duration: number } | { amount: number }): Promise<Result> {
   return autocannon({ url: spec.origin, connections: spec.connections, timeout: 10, requests: [spec.request], ...limit });
 }
 
-function summarise(result: Result): LoadResult {
+function summarise(result: Result): Omit<LoadResult, 'cpuUsPerRequest'> {
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
   return {
     rps: result.requests.average,

@@ -2,7 +2,10 @@
  * Summarises a V8 .cpuprofile (from `BENCH_CPU_PROF=<dir> npm run bench`): self time by function and by package
  * or source file, so a profile can be quoted as evidence without a GUI.
  *
- *   npx tsx bench/profile-summary.ts <file.cpuprofile> [top=25]
+ *   npx tsx bench/profile-summary.ts <file.cpuprofile> [top=25] [pattern…]
+ *
+ * Each pattern (a regular expression over "function url") also gets its inclusive time: the samples in which a
+ * matching frame is on the stack, e.g. `normaliseDonation` or `libphonenumber`.
  */
 import { readFileSync } from 'node:fs';
 
@@ -19,7 +22,7 @@ interface Profile {
 }
 
 function main() {
-  const [file, topArg] = process.argv.slice(2);
+  const [file, topArg, ...patterns] = process.argv.slice(2);
   if (!file) throw new Error('usage: profile-summary <file.cpuprofile> [top]');
   const top = Number(topArg ?? 25);
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
@@ -44,6 +47,30 @@ function main() {
   };
   print('self time by package / source file', byModule);
   print('self time by function', byFunction);
+  if (patterns.length > 0) printInclusive(profile, byId, patterns, total);
+}
+
+/** Time of the samples whose stack holds a frame matching each pattern (counted once per sample). */
+function printInclusive(profile: Profile, byId: Map<number, ProfileNode>, patterns: string[], total: number) {
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const regexes = patterns.map((p) => new RegExp(p));
+  const inclusive = patterns.map(() => 0);
+  profile.samples.forEach((id, i) => {
+    const hit = regexes.map(() => false);
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frame = byId.get(at)!.callFrame;
+      const label = `${frame.functionName} ${frame.url}`;
+      regexes.forEach((re, j) => {
+        if (!hit[j] && re.test(label)) hit[j] = true;
+      });
+    }
+    hit.forEach((h, j) => {
+      if (h) inclusive[j] = inclusive[j]! + (profile.timeDeltas[i] ?? 0);
+    });
+  });
+  process.stdout.write(`\ninclusive time (total ${(total / 1000).toFixed(0)} ms)\n`);
+  patterns.forEach((p, j) => process.stdout.write(`${((100 * inclusive[j]!) / total).toFixed(1).padStart(5)}%  ${(inclusive[j]! / 1000).toFixed(0).padStart(6)} ms  ${p}\n`));
 }
 
 function add(map: Map<string, number>, key: string, us: number) {

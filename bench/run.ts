@@ -14,7 +14,6 @@ import { loadConfig } from '../src/config.js';
 import { redactUrl } from '../src/infrastructure/db/connect.js';
 import { startBaseline } from './baseline.js';
 import { createBenchDatabase } from './database.js';
-import { cpuSeconds } from './process-cpu.js';
 import { measure, send, type LoadResult, type LoadSpec } from './load.js';
 import { POLL_INTERVAL_MS, postRemittanceBatch, REMITTANCE_DONATIONS, REMITTANCE_ENTRIES, type RemittanceResult } from './remittance.js';
 import { machineDescription, table, targetsList, writeSection, type Row } from './report.js';
@@ -43,9 +42,17 @@ async function main() {
     const base: Record<string, LoadResult> = {};
     try {
       const spec = (request: LoadSpec['request']): LoadSpec => ({ origin: baseline.origin, connections: CONNECTIONS, request });
-      if (wanted('ping')) base.ping = await measure(spec(getRequest(pingPath(service.basePath), null)), timing);
-      if (wanted('fundraisers')) base.fundraisers = await measure(spec(getRequest(fundraisersPath(service.basePath), null)), timing);
-      if (wanted('donations')) base.donations = await measure(spec(donationRequest(`${service.basePath}/donations`, null)), timing);
+      const baselines: [string, LoadSpec][] = [
+        ['ping', spec(getRequest(pingPath(service.basePath), null))],
+        ['fundraisers', spec(getRequest(fundraisersPath(service.basePath), null))],
+        ['donations', spec(donationRequest(`${service.basePath}/donations`, null))],
+      ];
+      for (const [key, load] of baselines) {
+        if (!wanted(key)) continue;
+        const result = await measure(load, timing, baseline.pid);
+        base[key] = result;
+        progress(`baseline ${key}: ${describe(result)}`);
+      }
     } finally {
       await baseline.stop();
     }
@@ -108,10 +115,9 @@ async function runServiceWorkloads(repoRoot: string, workDir: string, database: 
     for (const [key, load] of workloads) {
       if (!wanted(key)) continue;
       progress(`${key} (${memory()})`);
-      const cpu = cpuSeconds(service.pid);
-      results[key] = await measure(load, timing);
-      const used = cpuSeconds(service.pid);
-      if (cpu !== null && used !== null) progress(`  ${Math.round(results[key].rps)} req/s; service CPU ${(((used - cpu) * 1e6) / (results[key].rps * (timing.seconds + timing.warmupSeconds))).toFixed(0)} µs per request`);
+      const result = await measure(load, timing, service.pid);
+      results[key] = result;
+      progress(`  ${describe(result)}`);
     }
     if (wanted('remittance')) {
       const missing = REMITTANCE_DONATIONS - references.length;
@@ -125,6 +131,11 @@ async function runServiceWorkloads(repoRoot: string, workDir: string, database: 
     peakRssMb = await service.stop();
   }
   return { basePath, results, remittance, peakRssMb, bodies };
+}
+
+function describe(result: LoadResult): string {
+  const cpu = result.cpuUsPerRequest === null ? '' : `, server CPU ${Math.round(result.cpuUsPerRequest)} µs per request`;
+  return `${Math.round(result.rps)} req/s, p99 ${result.p99} ms${cpu}`;
 }
 
 async function fetchJson(url: string, credentials: Credentials): Promise<unknown> {
