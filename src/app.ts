@@ -43,14 +43,20 @@ export interface AppDeps {
  * One access-log line per request instead of Fastify's two ('incoming request', then 'request completed'): the
  * same fields (method, url, host, remote address, status, response time) for half the logging work, which the
  * benchmark measured at ~40% of the CPU of a cheap request. Failed responses keep their 'request errored' line.
+ *
+ * The line goes through `unredacted`, a child of the application's logger without redaction: none of its fields
+ * is ever at a redacted path (no headers, no bodies), and pino's redaction costs ~6 µs per line whatever the
+ * fields, about 15% of GET /ping. Every other line, 'request errored' included, stays redacted.
  */
 class AccessLog extends LogController {
+  unredacted: FastifyBaseLogger | null = null;
+
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
     if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    else (this.unredacted ?? reply.log).info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }
 
@@ -58,14 +64,17 @@ class AccessLog extends LogController {
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps;
   const now = deps.now ?? (() => new Date());
+  const accessLog = new AccessLog();
   const app = Fastify({
     ...(deps.logger === false ? { logger: false } : deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.LOG_LEVEL) }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     requestIdHeader: 'x-correlation-id',
-    logController: new AccessLog(),
+    logController: accessLog,
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, formats: customFormats } },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  accessLog.unredacted = app.log.child({}, { redact: { paths: [] } });
 
   // Only JSON is accepted (section 1.1); Fastify's text/plain parser would let other bodies through.
   app.removeContentTypeParser('text/plain');
