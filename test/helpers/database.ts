@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { connectDatabase, type Database } from '../../src/infrastructure/db/connect.js';
 import { migrate } from '../../src/infrastructure/db/migrate.js';
+import { createScratchPostgresDatabase } from './scratch-postgres.js';
 
 /**
  * A fresh, migrated database for one test file: a new database on the PostgreSQL server of TEST_DATABASE_URL when
@@ -14,28 +13,16 @@ export async function createTestDatabase(): Promise<Database & { dispose(): Prom
     await migrate(database);
     return Object.assign(database, { dispose: () => database.close() });
   }
-  const name = `fx_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(serverUrl, `create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await connectDatabase({ databaseUrl: url.toString(), poolMax: 5 });
+  const scratch = await createScratchPostgresDatabase(serverUrl);
+  const database = await connectDatabase({ databaseUrl: scratch.url, poolMax: 5 });
   await migrate(database);
   return Object.assign(database, {
     async dispose() {
       await database.close();
-      await adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
+      await scratch.drop();
     },
   });
 }
 
 export const usingPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
 
-async function adminQuery(url: string, text: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}

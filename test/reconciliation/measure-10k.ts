@@ -8,16 +8,15 @@
  * It times reconcileBatch() alone (what the worker does with a job), then the same batch posted again (every
  * entry a no-op replay), on a fresh database holding only these rows.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { connectDatabase, redactUrl, type Database } from '../../src/infrastructure/db/connect.js';
 import { migrate } from '../../src/infrastructure/db/migrate.js';
 import { insertRemittanceBatch } from '../../src/infrastructure/repositories/remittances.js';
 import { seedDemoData } from '../../src/infrastructure/seed/demo-data.js';
 import { reconcileBatch } from '../../src/services/reconciliation/reconcile-batch.js';
+import { createScratchPostgresDatabase } from '../helpers/scratch-postgres.js';
 import { insertDonations, partnerOf } from './support.js';
 
 const ENTRIES = Number(process.env.ENTRIES ?? 10_000);
@@ -76,28 +75,15 @@ async function freshDatabase(serverUrl: string | undefined): Promise<{ database:
     const dataDir = mkdtempSync(join(tmpdir(), 'fx-measure-'));
     return { database: await connectDatabase({ dataDir }), location: `embedded PGlite in ${dataDir}`, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const name = `fx_measure_${randomBytes(5).toString('hex')}`;
-  await admin(serverUrl, `create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchPostgresDatabase(serverUrl, 'fx_measure');
   return {
-    database: await connectDatabase({ databaseUrl: url.toString(), statementTimeoutMs: 60_000 }),
+    database: await connectDatabase({ databaseUrl: scratch.url, statementTimeoutMs: 60_000 }),
     location: `PostgreSQL, fresh database on ${redactUrl(serverUrl)}`,
     drop: async () => {
-      if (process.env.MEASURE_KEEP_DATABASE) console.log(`kept database ${name}`);
-      else await admin(serverUrl, `drop database if exists ${name} with (force)`);
+      if (process.env.MEASURE_KEEP_DATABASE) console.log(`kept database ${scratch.name}`);
+      else await scratch.drop();
     },
   };
-}
-
-async function admin(url: string, text: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }
 
 await main();

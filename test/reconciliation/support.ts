@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { connectDatabase, type Database } from '../../src/infrastructure/db/connect.js';
 import { migrate } from '../../src/infrastructure/db/migrate.js';
 import { RECONCILIATION_QUEUE } from '../../src/infrastructure/queue/queues.js';
+import { createScratchPostgresDatabase } from '../helpers/scratch-postgres.js';
 import { donationBody, type CallOptions, type TestApp } from '../helpers/test-app.js';
 
 /** Records a donation for the caller (Storefront by default); `amount: null` records one without an amount. */
@@ -85,11 +85,8 @@ export async function createDurableDatabase() {
       dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const name = `fx_recon_${randomBytes(6).toString('hex')}`;
-  await adminQuery(serverUrl, `create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const scratch = await createScratchPostgresDatabase(serverUrl, 'fx_recon');
+  const databaseUrl = scratch.url;
   const first = await connectDatabase({ databaseUrl, poolMax: 5 });
   await migrate(first);
   await first.close();
@@ -98,18 +95,8 @@ export async function createDurableDatabase() {
     dataDir: null,
     env: { DATABASE_URL: databaseUrl } as Record<string, string>,
     open: () => connectDatabase({ databaseUrl, poolMax: 5 }),
-    dispose: () => adminQuery(serverUrl, `drop database if exists ${name} with (force)`),
+    dispose: scratch.drop,
   };
-}
-
-async function adminQuery(url: string, text: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }
 
 /** The partner behind a client id (for writing fixtures straight into the database). */
