@@ -13,6 +13,8 @@ export interface RemittanceResult {
   finalStatus: string;
   /** Slowest read of the report while polling (it lists every entry). */
   slowestPollMs: number;
+  /** From the batch being stored to a worker starting on it (the report's receivedAt → startedAt, database clock). */
+  pickupMs: number | null;
   errors: number;
 }
 
@@ -48,7 +50,7 @@ export async function postRemittanceBatch(baseUrl: string, credentials: Credenti
   const acceptedMs = performance.now() - started;
   const batchId = accepted.data?.items?.batchId;
   if (response.status !== 202 || !batchId) {
-    return { acceptedMs, reconciledMs: null, finalStatus: `POST answered ${response.status}: ${JSON.stringify(accepted).slice(0, 300)}`, errors: 1, slowestPollMs: 0 };
+    return { acceptedMs, reconciledMs: null, finalStatus: `POST answered ${response.status}: ${JSON.stringify(accepted).slice(0, 300)}`, errors: 1, slowestPollMs: 0, pickupMs: null };
   }
 
   const deadline = Date.now() + RECONCILE_TIMEOUT_MS;
@@ -59,18 +61,22 @@ export async function postRemittanceBatch(baseUrl: string, credentials: Credenti
     const text = await poll.text();
     slowestPollMs = Math.max(slowestPollMs, performance.now() - pollStarted);
     if (poll.status === 404 && text.includes('No route')) {
-      return { acceptedMs, reconciledMs: null, finalStatus: 'GET /remittances/{batchId} not implemented', errors: 0, slowestPollMs };
+      return { acceptedMs, reconciledMs: null, finalStatus: 'GET /remittances/{batchId} not implemented', errors: 0, slowestPollMs, pickupMs: null };
     }
-    const report = poll.status === 200 ? readReport(text) : { status: `HTTP ${poll.status}`, exceptions: 1 };
-    if (isFinal(report.status)) return { acceptedMs, reconciledMs: performance.now() - started, finalStatus: report.status, errors: report.exceptions, slowestPollMs };
-    if (Date.now() > deadline) return { acceptedMs, reconciledMs: null, finalStatus: `still ${report.status} after ${RECONCILE_TIMEOUT_MS} ms`, errors: 1, slowestPollMs };
+    const report = poll.status === 200 ? readReport(text) : { status: `HTTP ${poll.status}`, exceptions: 1, pickupMs: null };
+    if (isFinal(report.status)) {
+      return { acceptedMs, reconciledMs: performance.now() - started, finalStatus: report.status, errors: report.exceptions, slowestPollMs, pickupMs: report.pickupMs };
+    }
+    if (Date.now() > deadline) return { acceptedMs, reconciledMs: null, finalStatus: `still ${report.status} after ${RECONCILE_TIMEOUT_MS} ms`, errors: 1, slowestPollMs, pickupMs: null };
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }
 }
 
-function readReport(text: string): { status: string; exceptions: number } {
-  const items = (JSON.parse(text) as { data?: { items?: { status?: string; counts?: { exceptions?: number } } } }).data?.items;
-  return { status: items?.status ?? 'unknown', exceptions: items?.counts?.exceptions ?? 0 };
+function readReport(text: string): { status: string; exceptions: number; pickupMs: number | null } {
+  type Report = { status?: string; counts?: { exceptions?: number }; receivedAt?: string; startedAt?: string | null };
+  const items = (JSON.parse(text) as { data?: { items?: Report } }).data?.items;
+  const pickupMs = items?.receivedAt && items.startedAt ? Date.parse(items.startedAt) - Date.parse(items.receivedAt) : null;
+  return { status: items?.status ?? 'unknown', exceptions: items?.counts?.exceptions ?? 0, pickupMs };
 }
 
 /** Statuses of remittance_batches: accepted → processing → completed | completed_with_exceptions. */

@@ -69,6 +69,7 @@ async function main() {
       machineDescription({ kind: database.kind, location: database.location, version: baseline.databaseVersion }),
       '',
       `${CONNECTIONS} connections per workload, ${timing.warmupSeconds} s warm-up then ${timing.seconds} s measured; fresh X-Correlation-ID on every request and fresh transaction.id on every donation. ` +
+        `Service log level ${process.env.LOG_LEVEL || 'info'}, pool size ${poolMax} (the baseline's too). ` +
         `Quotas on: the demo partner's quota is ${BENCH_QUOTA_LIMIT.toLocaleString('en-US')} requests per window (QUOTA_DEFAULT_LIMIT at first start), so no request is refused. ` +
         `The ${REMITTANCE_DONATIONS.toLocaleString('en-US')} donations of the remittance batch are created through POST /donations (those of the donations workload, topped up). One-shot rows give their measurement in the p50 column.`,
       '',
@@ -163,7 +164,8 @@ function buildRows(service: Record<string, LoadResult>, base: Record<string, Loa
       workload: `${batch}: time until reconciled`,
       p50: remittance.reconciledMs === null
         ? `not measured: ${remittance.finalStatus}`
-        : `${Math.round(remittance.reconciledMs)} ms (${remittance.finalStatus}; polled every ${POLL_INTERVAL_MS} ms, slowest report read ${Math.round(remittance.slowestPollMs)} ms)`,
+        : `${Math.round(remittance.reconciledMs)} ms (${remittance.finalStatus}; of which ${remittance.pickupMs ?? '?'} ms until a worker picked the job up; ` +
+          `polled every ${POLL_INTERVAL_MS} ms, slowest report read ${Math.round(remittance.slowestPollMs)} ms)`,
       errors: remittance.reconciledMs === null ? undefined : remittance.errors,
     });
   }

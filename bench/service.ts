@@ -33,11 +33,13 @@ export interface ServiceOptions {
 /**
  * Starts the real service (`src/server.ts`, as `npm start` does) on a free port against a fresh database, and
  * reads the demo partner's credentials from the banner it prints at first start. Only configuration is set: a
- * quota for the demo partners, the port and the database. Logging stays at the service's default level.
+ * quota for the demo partners, the environment, the port and the database. LOG_LEVEL is the caller's (default
+ * info, the service's default).
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { database } = options;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', QUOTA_DEFAULT_LIMIT: String(BENCH_QUOTA_LIMIT), SEED_DEMO_DATA: 'true' };
+  // A pre-production environment: demo data (the bench partner) and the payment simulator exist only there.
+  const env: NodeJS.ProcessEnv = { ...process.env, APP_ENV: 'sit', PORT: '0', HOST: '127.0.0.1', QUOTA_DEFAULT_LIMIT: String(BENCH_QUOTA_LIMIT), SEED_DEMO_DATA: 'true' };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
   if (database.kind === 'postgres') env.DATABASE_URL = database.url;
