@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 
@@ -15,7 +16,7 @@ export async function createBenchDatabase(serverUrl: string | undefined, workDir
   if (!serverUrl) {
     const dataDir = join(workDir, 'data');
     // The work directory (and with it this data dir) is removed by the caller.
-    return { kind: 'embedded', dataDir, location: 'embedded PGlite (fresh temp DATA_DIR)', drop: async () => {} };
+    return { kind: 'embedded', dataDir, location: `embedded in the service process (PGlite ${pgliteVersion()}), fresh temp DATA_DIR`, drop: async () => {} };
   }
   const name = `bench_${randomBytes(5).toString('hex')}`;
   await adminQuery(serverUrl, `create database ${name}`);
@@ -24,7 +25,7 @@ export async function createBenchDatabase(serverUrl: string | undefined, workDir
   return {
     kind: 'postgres',
     url: url.toString(),
-    location: `PostgreSQL server at ${url.host}, fresh database ${name}`,
+    location: `server at ${url.host}, fresh database ${name}`,
     async drop() {
       if (process.env.BENCH_KEEP_DATABASE) return;
       await adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
@@ -39,5 +40,15 @@ async function adminQuery(url: string, text: string): Promise<void> {
     await client.query(text);
   } finally {
     await client.end();
+  }
+}
+
+function pgliteVersion(): string {
+  try {
+    // The package's exports do not include its package.json; read it from the install beside bench/.
+    const file = new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url);
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  } catch {
+    return 'version unknown';
   }
 }

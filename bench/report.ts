@@ -42,7 +42,7 @@ export function machineDescription(database: { kind: string; location: string; v
     `- CPU: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}); load generator, service and database share them`,
     `- Memory: ${(totalmem() / 1024 ** 3).toFixed(1)} GiB; Linux ${release()}`,
     `- Node ${process.version}`,
-    `- Database: ${database.kind} — ${database.version.split(' on ')[0]} (${database.location})`,
+    `- Database: ${database.version.split(' on ')[0]}, ${database.location}`,
     `- 1-minute load average when the run started: ${load1?.toFixed(2)}`,
   ].join('\n');
 }

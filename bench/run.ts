@@ -164,8 +164,8 @@ function buildRows(service: Record<string, LoadResult>, base: Record<string, Loa
       workload: `${batch}: time until reconciled`,
       p50: remittance.reconciledMs === null
         ? `not measured: ${remittance.finalStatus}`
-        : `${Math.round(remittance.reconciledMs)} ms (${remittance.finalStatus}; of which ${remittance.pickupMs ?? '?'} ms until a worker picked the job up; ` +
-          `polled every ${POLL_INTERVAL_MS} ms, slowest report read ${Math.round(remittance.slowestPollMs)} ms)`,
+        : `${Math.round(remittance.reconciledMs)} ms (${remittance.finalStatus}; worker pick-up ${remittance.pickupMs ?? '?'} ms; ` +
+          `late by ≤ ${POLL_INTERVAL_MS} ms poll + ${Math.round(remittance.slowestPollMs)} ms read)`,
       errors: remittance.reconciledMs === null ? undefined : remittance.errors,
     });
   }
