@@ -3,17 +3,35 @@ import { crmIdPrefix } from '../../domain/fundraiser-id.js';
 import type { Account, DB, Product } from '../db/schema.js';
 
 // The look-ups below run on every account and fundraiser request, so their statements are written out once rather
-// than built per call (building and compiling them with the query builder cost 25-40 µs of CPU each time). The
-// CRM-id prefix parameter is null for ids that cannot be CRM ids, and `= null` matches nothing.
-const FIND_ACCOUNT = 'select * from accounts where member_number = $1 or crm_id15 = $2 order by member_number = $1 desc limit 1';
+// than built per call (building and compiling them with the query builder cost 25-40 µs of CPU each time). An id
+// that cannot be a CRM id (the usual member number) gets a statement without the CRM branch: without the OR and
+// the ordering PostgreSQL plans and runs it in about half the time (~70 -> ~35 µs).
+const WHERE_ID = {
+  /** $1: the member number. */
+  memberNumber: 'a.member_number = $1',
+  /** $1: the id, $2: its 15-character CRM prefix. A member-number match wins when the id could be read both ways. */
+  memberNumberOrCrmId: 'a.member_number = $1 or a.crm_id15 = $2 order by a.member_number = $1 desc',
+};
+type IdForm = keyof typeof WHERE_ID;
+
+const FIND_ACCOUNT: Record<IdForm, string> = {
+  memberNumber: `select * from accounts a where ${WHERE_ID.memberNumber} limit 1`,
+  memberNumberOrCrmId: `select * from accounts a where ${WHERE_ID.memberNumberOrCrmId} limit 1`,
+};
 const FIND_PRODUCT = 'select * from products where account_id = $1 and channel = $2';
+
+function idLookup(id: string): { form: IdForm; parameters: string[] } {
+  const prefix = crmIdPrefix(id);
+  return prefix === null ? { form: 'memberNumber', parameters: [id] } : { form: 'memberNumberOrCrmId', parameters: [id, prefix] };
+}
 
 /**
  * An account by member number or CRM id (15 or 18 characters). A member-number match wins when an id could be
  * read both ways.
  */
 export async function findAccount(db: Kysely<DB>, id: string): Promise<Account | undefined> {
-  const { rows } = await db.executeQuery<Account>(CompiledQuery.raw(FIND_ACCOUNT, [id, crmIdPrefix(id)]));
+  const { form, parameters } = idLookup(id);
+  const { rows } = await db.executeQuery<Account>(CompiledQuery.raw(FIND_ACCOUNT[form], parameters));
   return rows[0];
 }
 
@@ -40,25 +58,29 @@ interface AccountWithProductRow {
   p_updated_at: Date | null;
 }
 
-// findAccount's look-up with the product of one channel joined; $3 is the CRM-id prefix or null.
-const FIND_ACCOUNT_WITH_PRODUCT = `
+// findAccount's look-up with the product of one channel joined; the channel is the parameter after the id's.
+const accountWithProduct = (form: IdForm, channelParameter: string) => `
   select a.id, a.member_number, a.crm_id, a.crm_id15, a.name, a.abn, a.created_at, a.updated_at,
     p.account_id as p_account_id, p.channel as p_channel, p.description as p_description, p.status as p_status,
     p.logo as p_logo, p.cover_image as p_cover_image, p.donation_amounts_cents as p_donation_amounts_cents,
     p.story as p_story, p.campaigns as p_campaigns, p.product_enrollment_id as p_product_enrollment_id,
     p.enrollment_status as p_enrollment_status, p.updated_at as p_updated_at
   from accounts a
-  left join products p on p.account_id = a.id and p.channel = $1
-  where a.member_number = $2 or a.crm_id15 = $3
-  order by a.member_number = $2 desc
+  left join products p on p.account_id = a.id and p.channel = ${channelParameter}
+  where ${WHERE_ID[form]}
   limit 1`;
+const FIND_ACCOUNT_WITH_PRODUCT: Record<IdForm, string> = {
+  memberNumber: accountWithProduct('memberNumber', '$2'),
+  memberNumberOrCrmId: accountWithProduct('memberNumberOrCrmId', '$3'),
+};
 
 /**
  * The account named by `id` (as findAccount reads it) and its product for `channel`, in one round trip: the
  * enrolment check runs on every fundraiser look-up and donation, so it is one query, not two.
  */
 export async function findAccountWithProduct(db: Kysely<DB>, id: string, channel: string): Promise<{ account: Account; product: Product | undefined } | undefined> {
-  const { rows } = await db.executeQuery<AccountWithProductRow>(CompiledQuery.raw(FIND_ACCOUNT_WITH_PRODUCT, [channel, id, crmIdPrefix(id)]));
+  const { form, parameters } = idLookup(id);
+  const { rows } = await db.executeQuery<AccountWithProductRow>(CompiledQuery.raw(FIND_ACCOUNT_WITH_PRODUCT[form], [...parameters, channel]));
   const row = rows[0];
   if (!row) return undefined;
   const account: Account = {
