@@ -4,7 +4,8 @@
  *
  * Knobs (environment): BENCH_SECONDS (measured seconds per workload, default 6), BENCH_WARMUP_SECONDS (default 1),
  * BENCH_ONLY (comma-separated workload keys, for profiling one path), BENCH_CPU_PROF (a directory: the service runs
- * with --cpu-prof and writes its profile there), BENCH_KEEP (keep the temp dir), BENCH_KEEP_DATABASE.
+ * with --cpu-prof and writes its profile there), BENCH_SERVICE_NODE_ARGS (more node flags for the service, e.g.
+ * --trace-gc), BENCH_KEEP (keep the temp dir and the service's log), BENCH_KEEP_DATABASE.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,7 +89,13 @@ async function main() {
 
 async function runServiceWorkloads(repoRoot: string, workDir: string, database: Parameters<typeof startService>[0]['database']) {
   progress('starting the service');
-  const service = await startService({ repoRoot, workDir, database, cpuProfileDir: process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined });
+  const service = await startService({
+    repoRoot,
+    workDir,
+    database,
+    cpuProfileDir: process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined,
+    nodeArgs: process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean),
+  });
   const basePath = new URL(service.baseUrl).pathname.replace(/\/$/, '');
   const results: Record<string, LoadResult> = {};
   let remittance: RemittanceResult | null = null;

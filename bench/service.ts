@@ -28,6 +28,8 @@ export interface ServiceOptions {
   database: BenchDatabase;
   /** Directory for a V8 CPU profile of the service (`node --cpu-prof`), written when it exits. */
   cpuProfileDir?: string;
+  /** More node flags for the service, for diagnosis (e.g. --trace-gc); never needed for the figures. */
+  nodeArgs?: string[];
 }
 
 /**
@@ -49,7 +51,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     cwd: options.repoRoot,
     env,
     logFile: join(options.workDir, 'service.log'),
-    nodeArgs: options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [],
+    nodeArgs: [...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...(options.nodeArgs ?? [])],
   });
   const rss = new PeakRssSampler(child.pid);
   try {
