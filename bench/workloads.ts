@@ -27,15 +27,21 @@ export const pingPath = (basePath: string) => `${basePath}/ping`;
 export const fundraisersPath = (basePath: string) => `${basePath}/fundraisers?channel=${encodeURIComponent(CHANNEL)}&id=${FUNDRAISER_ID}`;
 export const accountPath = (basePath: string) => `${basePath}/accounts/${FUNDRAISER_ID}?channel=${encodeURIComponent(CHANNEL)}`;
 
-/** A valid donation (the shape test/helpers/test-app.ts sends) with a fresh transaction.id. */
+/**
+ * A valid donation (the shape test/helpers/test-app.ts sends) with a fresh transaction.id, and a different donor
+ * email and mobile each time, as real traffic has: a cache of parsed phone numbers or addresses must not make the
+ * bench look better than production would.
+ */
 export function donationBody() {
+  const n = Math.floor(Math.random() * 1e6);
+  const six = String(n).padStart(6, '0');
   return {
     source: { channel: CHANNEL, fundraiserId: FUNDRAISER_ID },
     donor: {
-      email: 'jo.citizen@example.com',
+      email: `donor.${n}@example.com`,
       firstName: 'Jo',
       lastName: 'Citizen',
-      mobile: '0412 345 678',
+      mobile: `0412 ${six.slice(0, 3)} ${six.slice(3)}`,
       billingAddress: { street: '1 Main St', city: 'Sydney', state: 'NSW', postalCode: '2000', country: 'AU' },
     },
     transaction: { id: randomUUID(), date: '2026-11-21T10:00:00+10:00', amount: DONATION_AMOUNT },
