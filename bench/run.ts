@@ -76,6 +76,8 @@ async function main() {
       '',
       table(rows),
       '',
+      cpuLine(service.results, base),
+      '',
       'Targets:',
       targetsList(targets),
     ].join('\n');
@@ -139,6 +141,19 @@ async function runServiceWorkloads(repoRoot: string, workDir: string, database: 
     peakRssMb = await service.stop();
   }
   return { basePath, results, remittance, peakRssMb, bodies };
+}
+
+/** CPU time per request of the serving process (steadier than req/s when the machine is shared). */
+function cpuLine(service: Record<string, LoadResult>, base: Record<string, LoadResult>): string {
+  const us = (r: LoadResult | undefined) => (r?.cpuUsPerRequest == null ? undefined : `${Math.round(r.cpuUsPerRequest)}`);
+  const names: Record<string, string> = { ping: 'GET /ping', fundraisers: 'GET /fundraisers', accounts: 'GET /accounts/{id}', donations: 'POST /donations', mandates: 'POST /mandates' };
+  const parts = Object.entries(names).flatMap(([key, name]) => {
+    const own = us(service[key]);
+    if (own === undefined) return [];
+    const baseline = us(base[key]);
+    return [`${name} ${own}${baseline === undefined ? '' : ` (baseline ${baseline})`}`];
+  });
+  return `Server CPU per request, user + system, µs: ${parts.join('; ')}.`;
 }
 
 function describe(result: LoadResult): string {
