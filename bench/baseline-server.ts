@@ -4,8 +4,8 @@
  * POST /donations parses the body and does one INSERT of the same row into the same database with the same pool
  * size. Run by the bench as a child process (its own event loop, like the service), never in production.
  *
- * Environment: BASELINE_DATABASE_URL or BASELINE_DATA_DIR, BASELINE_POOL_MAX, BASELINE_PING_BODY and
- * BASELINE_FUNDRAISERS_BODY (JSON captured from the service).
+ * Environment: BASELINE_DATABASE_URL or BASELINE_DATA_DIR (neither: no database, GET routes only),
+ * BASELINE_POOL_MAX, BASELINE_PING_BODY and BASELINE_FUNDRAISERS_BODY (JSON captured from the service).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -28,31 +28,32 @@ const INSERT_DONATION = `
   on conflict (partner_id, environment, channel, transaction_id) where transaction_id is not null do nothing
   returning reference_id`;
 
-async function openDatabase(): Promise<Queryable> {
+async function openDatabase(): Promise<Queryable | null> {
   const url = process.env.BASELINE_DATABASE_URL;
   if (url) {
     const pool = new pg.Pool({ connectionString: url, max: Number(process.env.BASELINE_POOL_MAX ?? 10) });
     return { query: (text, params) => pool.query(text, params), close: () => pool.end() };
   }
+  if (!process.env.BASELINE_DATA_DIR) return null;
   const pglite = await PGlite.create(process.env.BASELINE_DATA_DIR);
   return { query: (text, params) => pglite.query(text, params), close: () => pglite.close() };
 }
 
 async function main() {
   const db = await openDatabase();
-  const version = String((await db.query('select version() as v')).rows[0]?.v ?? 'unknown');
-  const partner = (await db.query(`select id from partners where name = 'Demo Storefront Partner'`)).rows[0]?.id;
-  const account = (await db.query(`select id from accounts where member_number = '10000001'`)).rows[0]?.id;
-  if (!partner || !account) throw new Error('the service has not seeded its demo data into this database');
-  const pingBody = JSON.parse(process.env.BASELINE_PING_BODY ?? '{}') as Record<string, unknown>;
-  const fundraisersBody = JSON.parse(process.env.BASELINE_FUNDRAISERS_BODY ?? '{}') as Record<string, unknown>;
+  const version = db ? String((await db.query('select version() as v')).rows[0]?.v ?? 'unknown') : 'none';
+  const partner = db && (await db.query(`select id from partners where name = 'Demo Storefront Partner'`)).rows[0]?.id;
+  const account = db && (await db.query(`select id from accounts where member_number = '10000001'`)).rows[0]?.id;
+  if (db && (!partner || !account)) throw new Error('the service has not seeded its demo data into this database');
+  const pingBody = (JSON.parse(process.env.BASELINE_PING_BODY ?? '{}') ?? {}) as Record<string, unknown>;
+  const fundraisersBody = (JSON.parse(process.env.BASELINE_FUNDRAISERS_BODY ?? '{}') ?? {}) as Record<string, unknown>;
 
   const server = createServer((req, res) => {
     const correlationId = String(req.headers['x-correlation-id'] ?? '');
     const path = req.url?.split('?')[0] ?? '';
     if (req.method === 'GET' && path.endsWith('/ping')) return reply(res, correlationId, withCorrelation(pingBody, correlationId));
     if (req.method === 'GET' && path.endsWith('/fundraisers')) return reply(res, correlationId, withCorrelation(fundraisersBody, correlationId));
-    if (req.method === 'POST' && path.endsWith('/donations')) {
+    if (req.method === 'POST' && path.endsWith('/donations') && db) {
       return void insertDonation(db, req, partner, account, correlationId)
         .then((referenceId) => reply(res, correlationId, { apiVersion: '1.0.0', correlationId, method: '/donations', data: { items: { donationReferenceId: referenceId } } }))
         .catch((err: Error) => reply(res, correlationId, { error: err.message }, 500));
@@ -68,7 +69,7 @@ async function main() {
   process.on('SIGTERM', () => {
     server.close();
     server.closeAllConnections();
-    void db.close().finally(() => process.exit(0));
+    void (db ? db.close() : Promise.resolve()).finally(() => process.exit(0));
   });
 }
 

@@ -11,13 +11,14 @@ export interface RunningBaseline {
 }
 
 /**
- * Starts bench/baseline-server.ts on the service's database. For the embedded database it must run after the
- * service has stopped: a PGlite data directory is opened by one process at a time.
+ * Starts bench/baseline-server.ts, on the service's database or (database null) with none, for the GET baselines.
+ * On the embedded database it must run after the service has stopped: a PGlite data directory is opened by one
+ * process at a time.
  */
 export async function startBaseline(options: {
   repoRoot: string;
   workDir: string;
-  database: BenchDatabase;
+  database: BenchDatabase | null;
   poolMax: number;
   bodies: { ping: unknown; fundraisers: unknown };
 }): Promise<RunningBaseline> {
@@ -28,9 +29,10 @@ export async function startBaseline(options: {
     BASELINE_PING_BODY: JSON.stringify(options.bodies.ping),
     BASELINE_FUNDRAISERS_BODY: JSON.stringify(options.bodies.fundraisers),
   };
-  if (database.kind === 'postgres') env.BASELINE_DATABASE_URL = database.url;
-  else env.BASELINE_DATA_DIR = database.dataDir;
-  const child = startChild('bench/baseline-server.ts', { cwd: options.repoRoot, env, logFile: join(options.workDir, 'baseline.log') });
+  if (database?.kind === 'postgres') env.BASELINE_DATABASE_URL = database.url;
+  if (database?.kind === 'embedded') env.BASELINE_DATA_DIR = database.dataDir;
+  const logFile = join(options.workDir, database ? 'baseline-database.log' : 'baseline-bare.log');
+  const child = startChild('bench/baseline-server.ts', { cwd: options.repoRoot, env, logFile });
   try {
     const [, origin, version] = await child.waitFor(/baseline listening on (\S+); database: (.*)\n/, 60_000);
     return { origin: origin!, pid: child.pid, databaseVersion: version!, stop: () => child.stop() };

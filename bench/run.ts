@@ -13,8 +13,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { redactUrl } from '../src/infrastructure/db/connect.js';
-import { startBaseline } from './baseline.js';
-import { createBenchDatabase } from './database.js';
+import { startBaseline, type RunningBaseline } from './baseline.js';
+import { createBenchDatabase, type BenchDatabase } from './database.js';
 import { measure, send, type LoadResult, type LoadSpec } from './load.js';
 import { POLL_INTERVAL_MS, postRemittanceBatch, REMITTANCE_DONATIONS, REMITTANCE_ENTRIES, type RemittanceResult } from './remittance.js';
 import { machineDescription, table, targetsList, writeSection, type Row } from './report.js';
@@ -37,29 +37,9 @@ async function main() {
   const database = await createBenchDatabase(serverUrl, workDir);
   try {
     progress(`database: ${database.location}; work dir ${workDir}`);
-    const service = await runServiceWorkloads(repoRoot, workDir, database);
-    progress('baselines');
-    const baseline = await startBaseline({ repoRoot, workDir, database, poolMax, bodies: service.bodies });
-    const base: Record<string, LoadResult> = {};
-    try {
-      const spec = (request: LoadSpec['request']): LoadSpec => ({ origin: baseline.origin, connections: CONNECTIONS, request });
-      const baselines: [string, LoadSpec][] = [
-        ['ping', spec(getRequest(pingPath(service.basePath), null))],
-        ['fundraisers', spec(getRequest(fundraisersPath(service.basePath), null))],
-        ['donations', spec(donationRequest(`${service.basePath}/donations`, null))],
-      ];
-      for (const [key, load] of baselines) {
-        if (!wanted(key)) continue;
-        const result = await measure(load, timing, baseline.pid);
-        base[key] = result;
-        progress(`baseline ${key}: ${describe(result)}`);
-      }
-    } finally {
-      await baseline.stop();
-    }
-
-    const rows = buildRows(service.results, base, service.remittance, service.peakRssMb);
-    const targets = evaluateTargets(database.kind, service.results, base, service.remittance, service.peakRssMb);
+    const run = await runWorkloads({ repoRoot, workDir, database, poolMax });
+    const rows = buildRows(run.results, run.base, run.remittance, run.peakRssMb);
+    const targets = evaluateTargets(database.kind, run.results, run.base, run.remittance, run.peakRssMb);
     const command = serverUrl ? `DATABASE_URL=${redactUrl(serverUrl)} npm run bench` : 'npm run bench';
     const overrides = Object.entries(process.env).filter(([k]) => k.startsWith('BENCH_')).map(([k, v]) => `${k}=${v} `).join('');
     const body = [
@@ -67,16 +47,17 @@ async function main() {
       '',
       `Command: \`${overrides}${command}\` — ${new Date(startedAt).toISOString()}, whole run ${((Date.now() - startedAt) / 1000).toFixed(0)} s.`,
       '',
-      machineDescription({ kind: database.kind, location: database.location, version: baseline.databaseVersion }),
+      machineDescription({ kind: database.kind, location: database.location, version: run.databaseVersion }),
       '',
       `${CONNECTIONS} connections per workload, ${timing.warmupSeconds} s warm-up then ${timing.seconds} s measured; fresh X-Correlation-ID on every request and fresh transaction.id on every donation. ` +
+        `Each baseline runs right after the service's run of the same workload (on the embedded database the donations baseline waits for the service to stop). ` +
         `Service log level ${process.env.LOG_LEVEL || 'info'}, pool size ${poolMax} (the baseline's too). ` +
         `Quotas on: the demo partner's quota is ${BENCH_QUOTA_LIMIT.toLocaleString('en-US')} requests per window (QUOTA_DEFAULT_LIMIT at first start), so no request is refused. ` +
         `The ${REMITTANCE_DONATIONS.toLocaleString('en-US')} donations of the remittance batch are created through POST /donations (those of the donations workload, topped up). One-shot rows give their measurement in the p50 column.`,
       '',
       table(rows),
       '',
-      cpuLine(service.results, base),
+      cpuLine(run.results, run.base),
       '',
       'Targets:',
       targetsList(targets),
@@ -89,7 +70,21 @@ async function main() {
   }
 }
 
-async function runServiceWorkloads(repoRoot: string, workDir: string, database: Parameters<typeof startService>[0]['database']) {
+interface RunContext {
+  repoRoot: string;
+  workDir: string;
+  database: BenchDatabase;
+  poolMax: number;
+}
+
+/**
+ * The service's workloads, each followed at once by its baseline's when it has one, so that both meet the same
+ * machine (others' work comes and goes on a shared machine). The GET baselines need no database; the donations
+ * baseline writes into the service's database, which on the embedded database it can open only once the service
+ * has stopped.
+ */
+async function runWorkloads(context: RunContext) {
+  const { repoRoot, workDir, database, poolMax } = context;
   progress('starting the service');
   const service = await startService({
     repoRoot,
@@ -100,39 +95,60 @@ async function runServiceWorkloads(repoRoot: string, workDir: string, database: 
   });
   const basePath = new URL(service.baseUrl).pathname.replace(/\/$/, '');
   const results: Record<string, LoadResult> = {};
+  const base: Record<string, LoadResult> = {};
   let remittance: RemittanceResult | null = null;
   let peakRssMb: number | null = null;
-  let bodies: { ping: unknown; fundraisers: unknown };
+  let databaseVersion = 'unknown';
   const memory = () => {
     const { rssMb, peakMb } = service.memory();
     return `service RSS ${Math.round(rssMb)} MB, peak ${Math.round(peakMb)} MB`;
   };
-  try {
-    bodies = {
-      ping: await fetchJson(`${service.origin}${pingPath(basePath)}`, service.credentials),
-      fundraisers: await fetchJson(`${service.origin}${fundraisersPath(basePath)}`, service.credentials),
-    };
-    const spec = (request: LoadSpec['request']): LoadSpec => ({ origin: service.origin, connections: CONNECTIONS, request });
-    const creds = service.credentials;
-    const references: string[] = [];
-    const workloads: [string, LoadSpec][] = [
-      ['ping', spec(getRequest(pingPath(basePath), creds))],
-      ['fundraisers', spec(getRequest(fundraisersPath(basePath), creds))],
-      ['accounts', spec(getRequest(accountPath(basePath), creds))],
-      ['donations', spec(donationRequest(`${basePath}/donations`, creds, (id) => references.push(id)))],
-      ['mandates', spec(mandateRequest(`${basePath}/mandates`, creds))],
-    ];
-    for (const [key, load] of workloads) {
-      if (!wanted(key)) continue;
-      progress(`${key} (${memory()})`);
-      const result = await measure(load, timing, service.pid);
-      results[key] = result;
-      progress(`  ${describe(result)}`);
+  const creds = service.credentials;
+  const references: string[] = [];
+  const onService = (request: LoadSpec['request']): LoadSpec => ({ origin: service.origin, connections: CONNECTIONS, request });
+  const runService = async (key: string, request: LoadSpec['request']) => {
+    if (!wanted(key)) return;
+    progress(`${key} (${memory()})`);
+    results[key] = await measure(onService(request), timing, service.pid);
+    progress(`  ${describe(results[key])}`);
+  };
+  const runBaseline = async (key: string, baseline: RunningBaseline, request: LoadSpec['request']) => {
+    if (!wanted(key)) return;
+    base[key] = await measure({ origin: baseline.origin, connections: CONNECTIONS, request }, timing, baseline.pid);
+    progress(`  baseline: ${describe(base[key])}`);
+  };
+  const donationsBaseline = async () => {
+    const baseline = await startBaseline({ repoRoot, workDir, database, poolMax, bodies: { ping: null, fundraisers: null } });
+    databaseVersion = baseline.databaseVersion;
+    try {
+      await runBaseline('donations', baseline, donationRequest(`${basePath}/donations`, null));
+    } finally {
+      await baseline.stop();
     }
+  };
+
+  try {
+    const bodies = {
+      ping: await fetchJson(`${service.origin}${pingPath(basePath)}`, creds),
+      fundraisers: await fetchJson(`${service.origin}${fundraisersPath(basePath)}`, creds),
+    };
+    const bare = await startBaseline({ repoRoot, workDir, database: null, poolMax, bodies });
+    try {
+      await runService('ping', getRequest(pingPath(basePath), creds));
+      await runBaseline('ping', bare, getRequest(pingPath(basePath), null));
+      await runService('fundraisers', getRequest(fundraisersPath(basePath), creds));
+      await runBaseline('fundraisers', bare, getRequest(fundraisersPath(basePath), null));
+    } finally {
+      await bare.stop();
+    }
+    await runService('accounts', getRequest(accountPath(basePath), creds));
+    await runService('donations', donationRequest(`${basePath}/donations`, creds, (id) => references.push(id)));
+    if (database.kind === 'postgres') await donationsBaseline();
+    await runService('mandates', mandateRequest(`${basePath}/mandates`, creds));
     if (wanted('remittance')) {
       const missing = REMITTANCE_DONATIONS - references.length;
       progress(`remittance: creating ${Math.max(0, missing)} more donations, then one batch of ${REMITTANCE_ENTRIES} entries`);
-      if (missing > 0) await send(spec(donationRequest(`${basePath}/donations`, creds, (id) => references.push(id))), missing);
+      if (missing > 0) await send(onService(donationRequest(`${basePath}/donations`, creds, (id) => references.push(id))), missing);
       progress(`remittance: posting the batch (${memory()})`);
       remittance = await postRemittanceBatch(service.baseUrl, creds, references);
     }
@@ -140,7 +156,14 @@ async function runServiceWorkloads(repoRoot: string, workDir: string, database: 
     progress(`stopping the service (${memory()})`);
     peakRssMb = await service.stop();
   }
-  return { basePath, results, remittance, peakRssMb, bodies };
+  if (database.kind === 'embedded') await donationsBaseline();
+  return { results, base, remittance, peakRssMb, databaseVersion };
+}
+
+async function fetchJson(url: string, credentials: Credentials): Promise<unknown> {
+  const response = await fetch(url, { headers: { 'x-correlation-id': crypto.randomUUID(), client_id: credentials.clientId, client_secret: credentials.clientSecret } });
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+  return response.json();
 }
 
 /** CPU time per request of the serving process (steadier than req/s when the machine is shared). */
@@ -161,11 +184,6 @@ function describe(result: LoadResult): string {
   return `${Math.round(result.rps)} req/s, p99 ${result.p99} ms${cpu}`;
 }
 
-async function fetchJson(url: string, credentials: Credentials): Promise<unknown> {
-  const response = await fetch(url, { headers: { 'x-correlation-id': crypto.randomUUID(), client_id: credentials.clientId, client_secret: credentials.clientSecret } });
-  if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
-  return response.json();
-}
 
 function buildRows(service: Record<string, LoadResult>, base: Record<string, LoadResult>, remittance: RemittanceResult | null, peakRssMb: number | null): Row[] {
   const row = (workload: string, key: string): Row[] => {
