@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, release, totalmem } from 'node:os';
+import { cpus, release, totalmem } from 'node:os';
 
 export interface Row {
   workload: string;
@@ -35,15 +35,14 @@ export function targetsList(targets: Target[]): string {
   return targets.map((t) => `- ${t.met === null ? 'n/a' : t.met ? 'met' : '**missed**'}: ${t.description} (${t.actual})`).join('\n');
 }
 
-export function machineDescription(database: { kind: string; location: string; version: string }): string {
+export function machineDescription(database: { kind: string; location: string; version: string; loadAtStart: number }): string {
   const cpu = cpus();
-  const [load1] = loadavg();
   return [
     `- CPU: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}); load generator, service and database share them`,
     `- Memory: ${(totalmem() / 1024 ** 3).toFixed(1)} GiB; Linux ${release()}`,
     `- Node ${process.version}`,
     `- Database: ${database.version.split(' on ')[0]}, ${database.location}`,
-    `- 1-minute load average when the run started: ${load1?.toFixed(2)}`,
+    `- 1-minute load average when the run started (other work on the machine): ${database.loadAtStart.toFixed(2)}`,
   ].join('\n');
 }
 

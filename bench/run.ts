@@ -8,7 +8,7 @@
  * --trace-gc), BENCH_KEEP (keep the temp dir and the service's log), BENCH_KEEP_DATABASE.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
@@ -34,6 +34,8 @@ async function main() {
   const serverUrl = process.env.DATABASE_URL;
   const poolMax = loadConfig(process.env).DB_POOL_MAX;
   const startedAt = Date.now();
+  // Read before the bench adds its own load: what else was running on the machine.
+  const [loadAtStart] = loadavg();
   const database = await createBenchDatabase(serverUrl, workDir);
   try {
     progress(`database: ${database.location}; work dir ${workDir}`);
@@ -47,7 +49,7 @@ async function main() {
       '',
       `Command: \`${overrides}${command}\` — ${new Date(startedAt).toISOString()}, whole run ${((Date.now() - startedAt) / 1000).toFixed(0)} s.`,
       '',
-      machineDescription({ kind: database.kind, location: database.location, version: run.databaseVersion }),
+      machineDescription({ kind: database.kind, location: database.location, version: run.databaseVersion, loadAtStart: loadAtStart ?? 0 }),
       '',
       `${CONNECTIONS} connections per workload, ${timing.warmupSeconds} s warm-up then ${timing.seconds} s measured; fresh X-Correlation-ID on every request and fresh transaction.id on every donation. ` +
         `Each baseline runs right after the service's run of the same workload (on the embedded database the donations baseline waits for the service to stop). ` +
