@@ -15,7 +15,7 @@ type Enrolled = Extract<EnrolmentCheck, { enrolled: true }>;
 /**
  * Active enrolment (DESIGN.md §7): the account has a product for the channel whose status is `Activated`.
  * The reason names the fundraiser id and the product, as the spec's cause does. One query (account and product
- * joined), never cached: reads such as GET /fundraisers always say what the database says now.
+ * joined), uncached; `requireEnrolment` is the cached form every endpoint uses.
  */
 export async function checkEnrolment(db: Kysely<DB>, fundraiserId: string, channel: string): Promise<EnrolmentCheck> {
   const found = await findAccountWithProduct(db, fundraiserId, channel);
@@ -37,10 +37,11 @@ function evaluate(account: Account, product: Product | undefined, fundraiserId: 
 }
 
 /**
- * How long a confirmed enrolment is trusted by the write paths (donations, mandates) before the database is asked
- * again. Bounded staleness: a product deactivated (by any process: the CLI, another instance) can still take
- * donations on this instance for at most this long. Only positive answers are kept, so a newly activated
- * fundraiser is accepted at once and unknown ids never fill the cache.
+ * How long a confirmed enrolment is trusted (GET /fundraisers, GET /accounts/{id}, donations, mandates) before the
+ * database is asked again. Bounded staleness: a product deactivated (by any process: the CLI, another instance) is
+ * still seen as enrolled by this instance for at most this long — reads and writes agree, since they share the
+ * answer. Only positive answers are kept, so a newly activated fundraiser is seen at once and unknown ids never
+ * fill the cache. During a database outage a fundraiser confirmed within this window still answers from memory.
  */
 export const ENROLMENT_CACHE_TTL_MS = 5_000;
 const ENROLMENT_CACHE_MAX = 10_000;
@@ -63,12 +64,21 @@ function cacheFor(db: Kysely<DB>): LRUCache<string, Enrolled> {
  * without it the look-up would cost as many round trips as the write itself.
  */
 export async function requireEnrolment(db: Kysely<DB>, fundraiserId: string, channel: string): Promise<Enrolled> {
-  const cache = cacheFor(db);
-  const key = `${channel}\u0000${fundraiserId}`;
-  const cached = cache.get(key);
+  const cached = cachedEnrolment(db, fundraiserId, channel);
   if (cached) return cached;
   const check = await checkEnrolment(db, fundraiserId, channel);
   if (!check.enrolled) throw new ApiError('FUNDRAISER_NOT_ENROLLED', check.reason);
-  cache.set(key, check);
+  rememberEnrolment(db, fundraiserId, channel, check);
   return check;
+}
+
+const cacheKey = (fundraiserId: string, channel: string) => `${channel}\u0000${fundraiserId}`;
+
+/** A confirmed enrolment of at most ENROLMENT_CACHE_TTL_MS ago, if any. */
+export function cachedEnrolment(db: Kysely<DB>, fundraiserId: string, channel: string): Enrolled | undefined {
+  return cacheFor(db).get(cacheKey(fundraiserId, channel));
+}
+
+export function rememberEnrolment(db: Kysely<DB>, fundraiserId: string, channel: string, enrolled: Enrolled): void {
+  cacheFor(db).set(cacheKey(fundraiserId, channel), enrolled);
 }

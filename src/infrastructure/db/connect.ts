@@ -1,6 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { lockDataDirectory } from './data-dir-lock.js';
@@ -100,9 +99,11 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
 async function connectEmbedded(dataDir: string): Promise<Database> {
   const memory = dataDir.startsWith('memory://');
   const release = memory ? async () => {} : await lockDataDirectory(dataDir);
+  // Loaded only here: a service on PostgreSQL never pays PGlite's memory (~30–50 MB of RSS).
+  const [{ PGlite: PGliteClass }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(memory ? undefined : dataDir);
+    pglite = await PGliteClass.create(memory ? undefined : dataDir);
   } catch (err) {
     await release();
     throw err;
