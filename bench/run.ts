@@ -53,7 +53,7 @@ async function main() {
       '',
       `${CONNECTIONS} connections per workload, ${timing.warmupSeconds} s warm-up then ${timing.seconds} s measured; fresh X-Correlation-ID on every request and fresh transaction.id on every donation. ` +
         `Each baseline runs right after the service's run of the same workload (on the embedded database the donations baseline waits for the service to stop). ` +
-        `Service log level ${process.env.LOG_LEVEL || 'info'}, pool size ${poolMax} (the baseline's too). ` +
+        `Service log level ${process.env.LOG_LEVEL || 'info'}; ${database.kind === 'postgres' ? `pool size ${poolMax}` : 'one in-process PGlite connection'} (the baseline's too). ` +
         `Quotas on: the demo partner's quota is ${BENCH_QUOTA_LIMIT.toLocaleString('en-US')} requests per window (QUOTA_DEFAULT_LIMIT at first start), so no request is refused. ` +
         `The ${REMITTANCE_DONATIONS.toLocaleString('en-US')} donations of the remittance batch are created through POST /donations (those of the donations workload, topped up). One-shot rows give their measurement in the p50 column.`,
       '',
