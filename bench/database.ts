@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
+import { createScratchPostgresDatabase } from '../test/helpers/scratch-postgres.js';
 
 /** Where one bench run keeps its data: a fresh database on a PostgreSQL server, or a fresh embedded data dir. */
 export type BenchDatabase =
@@ -18,29 +17,16 @@ export async function createBenchDatabase(serverUrl: string | undefined, workDir
     // The work directory (and with it this data dir) is removed by the caller.
     return { kind: 'embedded', dataDir, location: `embedded in the service process (PGlite ${pgliteVersion()}), fresh temp DATA_DIR`, drop: async () => {} };
   }
-  const name = `bench_${randomBytes(5).toString('hex')}`;
-  await adminQuery(serverUrl, `create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchPostgresDatabase(serverUrl, 'bench');
   return {
     kind: 'postgres',
-    url: url.toString(),
-    location: `server at ${url.host}, fresh database ${name}`,
+    url: scratch.url,
+    location: `server at ${new URL(serverUrl).host}, fresh database ${scratch.name}`,
     async drop() {
       if (process.env.BENCH_KEEP_DATABASE) return;
-      await adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
+      await scratch.drop();
     },
   };
-}
-
-async function adminQuery(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }
 
 function pgliteVersion(): string {
