@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, RemittanceEntriesTable } from '../db/schema.js';
 
 /** Read side of remittances: the partner's report (GET /remittances/{batchId}) and operators' listings. */
 
@@ -25,15 +25,8 @@ export interface BatchRow {
   completed_at: Date | null;
 }
 
-export interface EntryRow {
-  batch_id: string;
-  position: number;
-  bank_reference_id: string;
-  amount_cents: number;
-  donation_ids: string[];
-  outcome: string | null;
-  outcome_detail: string | null;
-}
+/** One stored remittance entry, as the table holds it. */
+export type EntryRow = Selectable<RemittanceEntriesTable>;
 
 function batches(db: Kysely<DB>) {
   return db
@@ -81,7 +74,7 @@ export async function listBatches(db: Kysely<DB>, filters: BatchFilters): Promis
 }
 
 /** An entry with the batch it belongs to, for listings across batches and exports. */
-export interface BatchEntryRow extends EntryRow {
+export interface BatchEntryRow extends Selectable<RemittanceEntriesTable> {
   partner_name: string;
   environment: string;
   fundraiser_id: string;
