@@ -1,7 +1,22 @@
 #!/usr/bin/env node
-// The project runs its TypeScript through tsx, without a build step: this launcher loads the operator CLI's
-// source with tsx's loader (scoped to this import, so nothing else in the process is affected) and runs it.
-import { tsImport } from 'tsx/esm/api';
+// The operator CLI. Compiled (dist/cli/main.js, from `npm run build`) where the sources are not shipped, as in the
+// container image, or when FUNDRAISER_ADMIN_COMPILED=1 asks for it; otherwise the sources through tsx's loader
+// (scoped to this import), so a checkout never runs a stale build.
+import { existsSync } from 'node:fs';
 
-const { runCli } = await tsImport('../src/cli/main.ts', import.meta.url);
+const compiled = new URL('../dist/cli/main.js', import.meta.url);
+const useCompiled =
+  process.env.FUNDRAISER_ADMIN_COMPILED === '1' || !existsSync(new URL('../src/cli/main.ts', import.meta.url));
+
+let runCli;
+if (useCompiled) {
+  if (!existsSync(compiled)) {
+    process.stderr.write('fundraiser-admin: dist/cli/main.js is missing; run `npm run build` first.\n');
+    process.exit(1);
+  }
+  ({ runCli } = await import(compiled.href));
+} else {
+  const { tsImport } = await import('tsx/esm/api');
+  ({ runCli } = await tsImport('../src/cli/main.ts', import.meta.url));
+}
 process.exitCode = await runCli(process.argv.slice(2));

@@ -1,29 +1,45 @@
-import { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import { isProduction } from './config.js';
 import type { Database } from './infrastructure/db/connect.js';
 import type { PaymentProvider } from './infrastructure/payments/provider.js';
 import { PaymentSimulator } from './infrastructure/payments/simulator.js';
-import { SharedQuotaStore } from './infrastructure/quota-store.js';
+import { createQuotaStore } from './infrastructure/quota/create-quota-store.js';
+import type { SharedQuotaStore } from './infrastructure/quota/quota-store.js';
 import { findCredential, touchCredential } from './infrastructure/repositories/credentials.js';
 import { listChannels } from './infrastructure/repositories/channels.js';
-import { registerErrorHandling } from './http/error-handler.js';
-import { loggerOptions } from './http/logging.js';
+import { registerErrorHandling, sendError, toApiError } from './http/error-handler.js';
+import { clientErrorHandler, limitConnections, routeTable, serverOptions } from './http/transport.js';
+import { checkTextOfEveryRoute, configureValidator } from './http/schemas/checks.js';
+import { addRejections } from './infrastructure/repositories/console-dashboard.js';
+import { registerQueueGauges } from './services/queues/queue-gauges.js';
+import { registerConsole } from './console/register.js';
+import { AccessLog } from './http/access-log.js';
+import { bindRequestLog, createLogger } from './http/logging.js';
+import { corsAllowedOrigins, hstsEnabled } from './config-security.js';
+import { protectiveHeaders, securityHeadersPlugin } from './http/plugins/security-headers.js';
 import { authenticatePlugin } from './http/plugins/authenticate.js';
 import { channelAccessPlugin } from './http/plugins/channel-access.js';
 import { correlationIdPlugin } from './http/plugins/correlation-id.js';
 import { openApiPlugin } from './http/plugins/openapi.js';
 import { quotaPlugin } from './http/plugins/quota.js';
-import type { App, RouteDeps } from './http/route-context.js';
-import { routes } from './http/routes/index.js';
+import type { App } from './http/route-context.js';
 import { customFormats } from './http/schemas/formats.js';
-import { ErrorEnvelope } from './http/schemas/common.js';
+import { ErrorEnvelope } from './contract/common.js';
 import type { OnBatchStored } from './services/accept-remittances.js';
 import { ChannelDirectory } from './services/channel-directory.js';
 import { CredentialVerifier } from './services/credential-verifier.js';
-import { enqueueReconciliation } from './services/reconciliation/enqueue.js';
+import { authThrottle } from './http/auth-throttle.js';
+import { RejectionCounter } from './services/rejection-counter.js';
+import { databaseGauges } from './infrastructure/metrics/database-gauges.js';
+import { createMetrics, type MetricsCollector } from './infrastructure/metrics/metrics.js';
+import { selectPaymentProvider, type StripeIntegration } from './infrastructure/payments/select-provider.js';
+import { metricsPlugin } from './http/plugins/metrics.js';
+import { operationsRoutes } from './http/routes/operations/index.js';
+import type { Lifecycle } from './http/lifecycle.js';
+import { registerRoutes } from './http/partner-routes.js';
 import './http/types.js';
 
 export interface AppDeps {
@@ -37,64 +53,99 @@ export interface AppDeps {
   logger?: FastifyBaseLogger | false;
   /** Called in the transaction that stores a remittance batch. Defaults to enqueuing its reconciliation job. */
   onRemittanceBatchStored?: OnBatchStored;
+  /** Called after a new batch is committed; the server wakes its reconciliation worker. */
+  onRemittanceBatchCommitted?: () => void;
+  /** The server's shutdown state (readiness, `Connection: close`); an app that is never shut down has none. */
+  lifecycle?: Lifecycle;
+  /** Extra metrics for GET /metrics (the job queue's, for one), added to this app's own registry. */
+  metricsCollectors?: MetricsCollector[];
 }
 
-/** A successful request slower than this is still worth a line at info. */
-const SLOW_REQUEST_MS = 1000;
-
-/**
- * One access-log line per request instead of Fastify's two ('incoming request', then 'request completed'), at
- * `info` for failures (status >= 400) and slow requests, at `debug` for the rest: at the default level a
- * successful request writes no log line. Logging each one cost ~25% of the CPU of GET /ping (bench, with the line
- * already unredacted, below); every refusal and error is still logged, by the error handler and here, and
- * LOG_LEVEL=debug brings back a line for every request. Failed responses keep their 'request errored' line.
- *
- * The line goes through `unredacted`, a child of the application's logger without redaction: none of its fields
- * is ever at a redacted path (no headers, no bodies), and pino's redaction costs ~6 µs per line whatever the
- * fields. Every other line, 'request errored' included, stays redacted.
- */
-class AccessLog extends LogController {
-  unredacted: FastifyBaseLogger | null = null;
-
-  override incomingRequest(): void {}
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (this.isLogDisabled(request)) return;
-    const responseTime = reply.elapsedTime;
-    if (error) return reply.log.error({ req: request, res: reply, err: error, responseTime }, 'request errored');
-    const log = this.unredacted ?? reply.log;
-    const line = { reqId: request.id, req: request, res: reply, responseTime };
-    if (reply.statusCode >= 400 || responseTime >= SLOW_REQUEST_MS) log.info(line, 'request completed');
-    else log.debug(line, 'request completed');
-  }
-}
+/** How often each instance adds its counts of refused calls to the shared table. */
+const REJECTION_FLUSH_MS = 5000;
 
 /** Builds the HTTP application without listening, so tests inject requests and the server entry point listens. */
 export async function buildApp(deps: AppDeps): Promise<App> {
-  const { config, database } = deps;
   const now = deps.now ?? (() => new Date());
+  const app = createFastify(deps);
+  const { simulator, payments, stripe } = choosePayments(deps, now);
+  const { verifier, quotaStore } = await addRequestAccounting(app, deps, now);
+  const metrics = await registerPlugins(app, deps, { verifier, quotaStore, stripe });
+  await registerRoutes(app, deps, { payments, simulator, metrics });
+  await registerConsole(app, deps, now);
+  return app;
+}
+
+/** The Fastify instance with its server options, request ids, validator and one access-log line per request. */
+function createFastify(deps: AppDeps): App {
+  const { config } = deps;
+  const hsts = hstsEnabled(config);
   const accessLog = new AccessLog();
   const app = Fastify({
-    ...(deps.logger === false ? { logger: false } : deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.LOG_LEVEL) }),
+    ...(deps.logger === false
+      ? { logger: false }
+      : deps.logger
+        ? { loggerInstance: deps.logger }
+        : { loggerInstance: createLogger(config.LOG_LEVEL) }),
     bodyLimit: config.BODY_LIMIT_BYTES,
-    requestIdHeader: 'x-correlation-id',
+    // The log lines' reqId is the correlation id when it is a UUID; anything else a caller sent there is their input
+    // (it could be anything, an email) and is replaced, as the correlation-id plugin does for the envelope.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const header = req.headers['x-correlation-id'];
+      const value = Array.isArray(header) ? header[0] : header;
+      return value && customFormats.uuid(value) ? value : randomUUID();
+    },
     logController: accessLog,
-    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, formats: customFormats } },
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, formats: customFormats },
+      onCreate: configureValidator(customFormats),
+    },
     routerOptions: { ignoreTrailingSlash: true },
+    // While shutting down, requests that still arrive on open connections are answered (with Connection: close),
+    // not refused with 503: the client sent them before it could know.
+    return503OnClosing: false,
+    ...serverOptions(config),
+    clientErrorHandler: clientErrorHandler(config),
+    frameworkErrors: (error, request, reply) => {
+      // Answered before any hook runs: the protective headers are set here.
+      for (const [name, value] of protectiveHeaders(hsts)) reply.header(name, value);
+      void sendError(request, reply, toApiError(error));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  limitConnections(app.server, config);
 
   accessLog.unredacted = app.log.child({}, { redact: { paths: [] } });
 
   // Only JSON is accepted (section 1.1); Fastify's text/plain parser would let other bodies through.
   app.removeContentTypeParser('text/plain');
+  return app;
+}
 
-  const simulator = isProduction(config) ? null : new PaymentSimulator(database.db, {
-    mandateUrl: (id) => `${config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`}${config.BASE_PATH}/sandbox/mandate-confirmations/${id}`,
-    now,
-  });
-  const payments = deps.payments ?? simulator;
-  if (!payments) throw new Error('In production a payment provider must be configured; the simulator exists only outside production.');
+/** The sandbox simulator outside production, and the payment provider PAYMENT_PROVIDER selects. */
+function choosePayments(deps: AppDeps, now: () => Date) {
+  const { config, database } = deps;
+  const simulator = isProduction(config)
+    ? null
+    : new PaymentSimulator(database.db, {
+        mandateUrl: (id) =>
+          `${config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`}${config.BASE_PATH}/sandbox/mandate-confirmations/${id}`,
+        now,
+      });
+  // PAYMENT_PROVIDER (issue 12): refuses the simulator in production and Stripe without its key or webhook secret.
+  const selected: { payments: PaymentProvider; stripe: StripeIntegration | null } = deps.payments
+    ? { payments: deps.payments, stripe: null }
+    : selectPaymentProvider(config, database.db, simulator);
 
+  return { simulator, payments: selected.payments, stripe: selected.stripe };
+}
+
+/**
+ * The credential verifier, the quota store, the count of refused calls and the drain header: what every request
+ * is checked against or counted in.
+ */
+async function addRequestAccounting(app: App, deps: AppDeps, now: () => Date) {
+  const { config, database } = deps;
   const verifier = new CredentialVerifier({
     environment: config.APP_ENV,
     cacheTtlMs: config.CREDENTIAL_CACHE_TTL_SECONDS * 1000,
@@ -103,39 +154,84 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     touch: (clientId, at) => touchCredential(database.db, clientId, at),
     onTouchError: (err) => app.log.warn({ err }, 'could not record credential use'),
   });
-  const quotaStore = new SharedQuotaStore(database.db, {
-    syncIntervalMs: config.QUOTA_SYNC_INTERVAL_MS,
-    onSyncError: (err) => app.log.warn({ err: (err as Error).message }, 'quota counts not synchronised yet'),
+  const quotaStore = await createQuotaStore(config, database, app.log);
+  app.addHook('onClose', () => quotaStore.close());
+  app.decorate('quotaStore', quotaStore.store);
+  const rejections = new RejectionCounter((counts) => addRejections(database.db, counts), {
+    intervalMs: REJECTION_FLUSH_MS,
+    now,
+    onError: (err) => app.log.warn({ err: (err as Error).message }, 'refused-call counts not saved yet'),
   });
-  // Loaded only when configured: the client library is ~5 MB of resident memory a deployment without Redis
-  // would carry for nothing.
-  const redis = config.REDIS_URL ? new (await import('ioredis')).Redis(config.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1 }) : undefined;
-  redis?.on('error', (err) => app.log.warn({ err: err.message }, 'quota store (Redis) unavailable'));
-  if (!redis) quotaStore.start();
-  app.addHook('onClose', async () => {
-    await quotaStore.stop().catch(() => undefined);
-    redis?.disconnect();
+  rejections.start();
+  app.addHook('onClose', () => rejections.stop());
+  // Refused partner calls, counted for the console's dashboard (the console's own routes are public here).
+  app.addHook('onResponse', (request, reply, done) => {
+    const status = reply.statusCode;
+    if ((status === 401 || status === 429) && !request.routeOptions.config?.public)
+      rejections.record(status === 401 ? 'authentication' : 'quota', request.principal?.partnerId);
+    done();
   });
-  app.decorate('quotaStore', quotaStore);
+  const lifecycle = deps.lifecycle;
+  if (lifecycle)
+    app.addHook('onSend', async (_request, reply) => {
+      if (lifecycle.closingConnections) reply.header('connection', 'close');
+    });
   app.decorate('credentialVerifier', verifier);
 
+  return { verifier, quotaStore };
+}
+
+/** The plugins every route goes through, in the order their hooks run, then metrics and the operations routes. */
+async function registerPlugins(
+  app: App,
+  deps: AppDeps,
+  {
+    verifier,
+    quotaStore,
+    stripe,
+  }: {
+    verifier: CredentialVerifier;
+    quotaStore: Awaited<ReturnType<typeof createQuotaStore>>;
+    stripe: StripeIntegration | null;
+  },
+) {
+  const { config, database } = deps;
+  const hsts = hstsEnabled(config);
+  // First of all hooks, so that every response carries the protective headers, even one an early hook refuses.
+  await app.register(securityHeadersPlugin, { hsts, corsAllowedOrigins: corsAllowedOrigins(config) });
   app.addSchema(ErrorEnvelope);
-  registerErrorHandling(app);
+  const allowedMethods = routeTable(app, config);
+  checkTextOfEveryRoute(app);
+  registerErrorHandling(app, { drainLimitBytes: config.BODY_DRAIN_LIMIT_BYTES, allowedMethods });
   await app.register(correlationIdPlugin);
-  await app.register(authenticatePlugin, { verifier, requireBasic: config.REQUIRE_BASIC_AUTH });
+  await app.register(authenticatePlugin, {
+    verifier,
+    requireBasic: config.REQUIRE_BASIC_AUTH,
+    throttle: authThrottle(config, database, app.log),
+  });
+  bindRequestLog(app);
   await app.register(channelAccessPlugin, { channels: new ChannelDirectory(() => listChannels(database.db)) });
-  await app.register(quotaPlugin, { store: quotaStore, redis });
+  await app.register(quotaPlugin, { store: quotaStore.store });
   await app.register(openApiPlugin, { config });
-
-  // Each stored batch gets its reconciliation job in the same transaction (DESIGN.md §12): no batch without a job.
-  const onRemittanceBatchStored = deps.onRemittanceBatchStored ?? enqueueReconciliation;
-
-  const routeDeps: RouteDeps = { config, database, db: database.db, payments, simulator, onRemittanceBatchStored };
-  await app.register(async (scoped) => {
-    for (const route of routes) await route(scoped as unknown as App, routeDeps);
-    scoped.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
-  }, { prefix: config.BASE_PATH });
-  return app as unknown as App;
+  // Issue 12: metrics of this app only (a registry per app), and the routes outside BASE_PATH.
+  const metrics = createMetrics({
+    collectors: [
+      databaseGauges(database),
+      // Issue 19: depth and age of every background queue, named like the other metrics (no prefix).
+      (registry) => registerQueueGauges(registry, database.db, { prefix: '' }),
+      ...(deps.metricsCollectors ?? []),
+    ],
+  });
+  await app.register(metricsPlugin, { metrics, donationsRoute: `${config.BASE_PATH}/donations` });
+  await operationsRoutes(app, {
+    config,
+    database,
+    metrics,
+    stripe,
+    redisPing: quotaStore.ping,
+    lifecycle: deps.lifecycle,
+  });
+  return metrics;
 }
 
 declare module 'fastify' {

@@ -1,64 +1,74 @@
 import { randomUUID } from 'node:crypto';
-import pino from 'pino';
+import type pino from 'pino';
 import { buildApp } from './app.js';
+import { createContext } from './composition.js';
+import type { Database } from './infrastructure/db/connect.js';
 import { ConfigError, loadConfig, shouldSeedDemoData, type Config } from './config.js';
-import { connectDatabase, type Database } from './infrastructure/db/connect.js';
 import { DataDirectoryInUseError } from './infrastructure/db/data-dir-lock.js';
 import { isDatabaseUnavailable } from './infrastructure/db/errors.js';
-import { migrate } from './infrastructure/db/migrate.js';
-import { JobQueue } from './infrastructure/queue/job-queue.js';
-import { seedDemoData, type DemoPartnerCredential } from './infrastructure/seed/demo-data.js';
-import { REDACTED_PATHS } from './http/logging.js';
-import { ReconciliationWorker } from './services/reconciliation/worker.js';
+import { migrate, pendingMigrations } from './infrastructure/db/migrate.js';
+import { paymentSettings, PaymentSettingsError } from './config-operations.js';
+import { seedDemoData, type DemoPartnerCredential } from './services/sandbox/demo-data.js';
+import { createLogger } from './http/logging.js';
+import { gracefulShutdown } from './shutdown.js';
+import { whileHoldingStartupLock } from './infrastructure/db/startup-lock.js';
+import { running } from './http/lifecycle.js';
 
 const STARTUP_DATABASE_WAIT_MS = 30_000;
 
 /** Entry point: validate config, open and migrate the database, load demo data, listen, shut down gracefully. */
 async function main() {
   const config = loadConfig();
-  const log = pino({ level: config.LOG_LEVEL, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
-  const database = await connectDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    poolMax: config.DB_POOL_MAX,
-    connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
-    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+  paymentSettings(config); // Refuses a provider that cannot work before anything is opened.
+  const log = createLogger(config.LOG_LEVEL);
+  const context = await createContext(config, {
     logger: log,
+    // Every instance works the queue (jobs are claimed with SKIP LOCKED) and shares its maintenance, which retries
+    // the jobs of crashed instances; every 2 s, so a dead worker's job is retried soon after its short expiry.
+    queue: {
+      maintenance: true,
+      maintenanceIntervalSeconds: 2,
+      // On PostgreSQL, jobs enqueued by other instances (or the CLI) wake this one's idle workers at once.
+      listenUrl: config.DATABASE_URL,
+      finishedJobRetentionSeconds: config.FINISHED_JOB_RETENTION_HOURS * 3600,
+      archiveRetentionDays: config.JOB_ARCHIVE_RETENTION_DAYS,
+      onError: (err) => log.warn({ err: err.message }, 'job queue error'),
+    },
   });
-  await migrateWhenReachable(database, log);
+  const { database, workers } = context;
+  if (config.MIGRATE_ON_START) await migrateWhenReachable(database, log);
+  else await requireCurrentSchema(database);
 
   const demoCredentials = shouldSeedDemoData(config)
-    ? await seedDemoData(database.db, config.APP_ENV, { limit: config.QUOTA_DEFAULT_LIMIT, windowSeconds: config.QUOTA_DEFAULT_WINDOW_SECONDS })
+    ? await seedDemoData(database.db, config.APP_ENV, {
+        limit: config.QUOTA_DEFAULT_LIMIT,
+        windowSeconds: config.QUOTA_DEFAULT_WINDOW_SECONDS,
+      })
     : null;
 
-  // Remittance reconciliation: the queue is installed before any request can enqueue, and every instance works it
-  // (jobs are claimed with SKIP LOCKED) and shares its maintenance, which retries the jobs of crashed instances.
-  const jobQueue = await JobQueue.start(database, { maintenance: true, onError: (err) => log.warn({ err: err.message }, 'job queue error') });
-  await new ReconciliationWorker(jobQueue, database, { log: log.child({ component: 'reconciliation' }) }).start();
+  // The queue is installed before any request can enqueue, by one instance at a time.
+  await whileHoldingStartupLock(database, () => context.startJobs());
 
-  const app = await buildApp({ config, database, logger: log });
+  const lifecycle = running();
+  const app = await buildApp({
+    config,
+    database,
+    logger: log,
+    onRemittanceBatchCommitted: () => workers.reconciliation.wake(),
+    lifecycle,
+  });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   log.info({ address, database: database.location, environment: config.APP_ENV }, 'listening');
   printBanner(config, address, database, demoCredentials);
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'shutting down: finishing in-flight requests');
-    const force = setTimeout(() => {
-      log.error('graceful shutdown timed out; exiting');
-      process.exit(1);
-    }, config.SHUTDOWN_GRACE_MS);
-    force.unref();
-    await app.close();
-    // A reconciliation still running gets part of the grace period; if it cannot finish, its transaction rolls
-    // back and the job is retried by the next instance to start.
-    await jobQueue.stop(config.SHUTDOWN_GRACE_MS / 2);
-    await database.close();
-    log.info('stopped');
-    process.exit(0);
-  };
+  const shutdown = gracefulShutdown({
+    config,
+    log,
+    app,
+    lifecycle,
+    stopJobs: (ms) => context.stopJobs(ms),
+    database,
+  });
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
@@ -79,12 +89,27 @@ async function migrateWhenReachable(database: Database, log: pino.Logger) {
   }
 }
 
+/** With MIGRATE_ON_START=false, `fundraiser-admin migrate` runs first: a schema behind the code is refused. */
+async function requireCurrentSchema(database: Database) {
+  const pending = await pendingMigrations(database);
+  if (pending.length > 0)
+    throw new ConfigError(
+      `MIGRATE_ON_START=false and ${pending.length} migration(s) are pending (${pending.join(', ')}): run \`fundraiser-admin migrate\` first.`,
+    );
+}
+
 function printBanner(config: Config, address: string, database: Database, credentials: DemoPartnerCredential[] | null) {
   const base = `${config.PUBLIC_BASE_URL ?? address.replace('[::1]', 'localhost')}${config.BASE_PATH}`;
-  const lines = ['', `Fundraiser partner API (${config.APP_ENV}) on ${base} — ${database.location}`, `OpenAPI: ${base}/openapi.json`];
+  const lines = [
+    '',
+    `Fundraiser partner API (${config.APP_ENV}) on ${base} — ${database.location}`,
+    `Docs:    ${base}/docs (the API reference, no credentials needed)`,
+    `OpenAPI: ${base}/openapi.json`,
+  ];
   if (credentials) {
     lines.push('', 'Sandbox demo data loaded. Demo partner credentials (shown once; only hashes are stored):');
-    for (const c of credentials) lines.push(`  ${c.partner} [${c.channel}]  client_id=${c.clientId}  client_secret=${c.clientSecret}`);
+    for (const c of credentials)
+      lines.push(`  ${c.partner} [${c.channel}]  client_id=${c.clientId}  client_secret=${c.clientSecret}`);
     const first = credentials[0]!;
     lines.push(
       '',
@@ -106,7 +131,7 @@ function printBanner(config: Config, address: string, database: Database, creden
 }
 
 main().catch((err) => {
-  if (err instanceof ConfigError || err instanceof DataDirectoryInUseError) {
+  if (err instanceof ConfigError || err instanceof DataDirectoryInUseError || err instanceof PaymentSettingsError) {
     process.stderr.write(`${err.message}\n`);
   } else {
     process.stderr.write(`Start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);

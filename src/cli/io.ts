@@ -17,6 +17,10 @@ export interface CliIo {
   defaultOperator: () => string;
   /** Relative file paths (imports) are read from here. */
   cwd: string;
+  /** Standard input, read whole (passwords given with --password-stdin). */
+  readStdin: () => Promise<string>;
+  /** Whether stdout is a terminal: progress bars are drawn only there, never into a pipe or a file. */
+  interactive: boolean;
 }
 
 export function defaultIo(overrides: Partial<CliIo> = {}): CliIo {
@@ -27,6 +31,8 @@ export function defaultIo(overrides: Partial<CliIo> = {}): CliIo {
     now: () => new Date(),
     defaultOperator: osUser,
     cwd: process.cwd(),
+    readStdin,
+    interactive: Boolean(process.stdout.isTTY),
     ...overrides,
   };
 }
@@ -38,4 +44,10 @@ function osUser(): string {
     // Containers can run under a uid with no passwd entry.
     return process.env.USER ?? process.env.LOGNAME ?? 'unknown';
   }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }

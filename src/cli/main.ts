@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { applicationInfo } from '../version.js';
 import { commandGroups } from './commands/index.js';
 import { CliContext } from './context.js';
 import { defaultIo, type CliIo } from './io.js';
@@ -27,7 +28,9 @@ export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): 
 
 function buildProgram(ctx: CliContext): Command {
   const program = new Command('fundraiser-admin')
-    .description('Operator tool of the Fundraiser partner API: partners, credentials, fundraiser reference data, support look-ups.')
+    .description(
+      'Operator tool of the Fundraiser partner API: partners, credentials, fundraiser reference data, support look-ups.',
+    )
     .addHelpText(
       'after',
       [
@@ -40,6 +43,7 @@ function buildProgram(ctx: CliContext): Command {
       ].join('\n'),
     )
     // Settings below are inherited by every subcommand created afterwards.
+    .version(applicationInfo.version, '-V, --version', 'print the version and exit')
     .exitOverride()
     .configureOutput({ writeOut: ctx.io.stdout, writeErr: ctx.io.stderr })
     .showHelpAfterError('(add --help for usage)')

@@ -5,14 +5,21 @@ export const withJson = (command: Command) => command.option('--json', 'print JS
 
 /** Every command that changes something records who did it. */
 export const withOperator = (command: Command) =>
-  command.option('--operator <name>', 'who is making this change, recorded in the audit log (default: your OS user name)');
+  command.option(
+    '--operator <name>',
+    'who is making this change, recorded in the audit log (default: your OS user name)',
+  );
 
 /** A commander argument parser for whole numbers within bounds. */
 export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected a whole number, got ${JSON.stringify(value)}`);
+    if (!/^\d+$/.test(value.trim()))
+      throw new InvalidArgumentError(`expected a whole number, got ${JSON.stringify(value)}`);
     const n = Number(value.trim());
-    if (n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}`);
+    if (n < min || n > max)
+      throw new InvalidArgumentError(
+        `expected a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}`,
+      );
     return n;
   };
 }

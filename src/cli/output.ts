@@ -1,4 +1,5 @@
 import Table from 'cli-table3';
+import { formatCents } from '../domain/money.js';
 import { ImportRejectedError, OperatorError } from '../services/operators/errors.js';
 import type { CliIo } from './io.js';
 
@@ -43,18 +44,24 @@ export class Output {
     }
     this.io.stderr(`Error: ${message}\n`);
     if (problems) {
+      const shown = problems.slice(0, FIRST_PROBLEMS);
       this.io.stderr(
-        table(problems, [
+        table(shown, [
           { header: 'Where', value: (p) => p.row },
           { header: 'Member', value: (p) => p.memberNumber },
           { header: 'Field', value: (p) => p.field },
           { header: 'Problem', value: (p) => p.message },
         ]) + '\n',
       );
+      if (problems.length > shown.length)
+        this.io.stderr(`… and ${problems.length - shown.length} more; --json lists every one.\n`);
     }
     if (options.debug && !expected && err instanceof Error && err.stack) this.io.stderr(`${err.stack}\n`);
   }
 }
+
+/** A rejected import lists this many problems for people (all of them with --json): the first ones show what to fix. */
+const FIRST_PROBLEMS = 20;
 
 /** No colours (tables are read in terminals, logs and tickets alike) and no rule between rows. */
 const STYLE = {
@@ -62,7 +69,7 @@ const STYLE = {
   chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
 };
 
-export function table<T>(rows: readonly T[], columns: Column<T>[]): string {
+function table<T>(rows: readonly T[], columns: Column<T>[]): string {
   const t = new Table({ head: columns.map((c) => c.header), ...STYLE });
   for (const row of rows) t.push(columns.map((c) => cell(c.value(row))));
   return t.toString();
@@ -76,25 +83,21 @@ export function fields(pairs: [label: string, value: unknown][]): string {
 }
 
 /** A table, or `empty` when there are no rows. */
-export const tableOr = <T>(rows: readonly T[], columns: Column<T>[], empty: string) => (rows.length === 0 ? empty : table(rows, columns));
+export const tableOr = <T>(rows: readonly T[], columns: Column<T>[], empty: string) =>
+  rows.length === 0 ? empty : table(rows, columns);
 
-export function cell(value: unknown): string {
+function cell(value: unknown): string {
   if (value === null || value === undefined || value === '') return '-';
   if (value instanceof Date) return formatTime(value);
   if (Array.isArray(value)) return value.length === 0 ? '-' : value.map(cell).join(', ');
   if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  return `${value as string | number | boolean | bigint}`;
 }
 
 /** ISO 8601 in UTC to the second: what the API and the database logs use. */
 export const formatTime = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** Cents as an AUD amount with two decimals, by integer arithmetic. */
-export function formatCents(cents: number | null): string {
-  if (cents === null) return '-';
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
+/** Cents as an AUD amount with two decimals; "-" when there is none. */
+export const formatAud = (cents: number | null): string => (cents === null ? '-' : formatCents(cents));
 
 const ensureNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);

@@ -38,5 +38,3 @@ export function isValidPostalCode(postalCode: string, countryCode: string | null
   if (countryCode === null || countryCode === 'AU') return /^\d{4}$/.test(postalCode.trim());
   return postalCode.trim().length > 0;
 }
-
-export const AUSTRALIAN_STATE_CODES = Object.keys(STATES);

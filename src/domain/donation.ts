@@ -1,23 +1,9 @@
+import type { DonationRequest } from '../contract/donation.js';
 import { isValidPostalCode, normaliseCountry, normaliseState } from './address.js';
 import { parseDecimalToCents } from './money.js';
 import { normaliseMobile } from './phone.js';
 
-/** A donation request as the contract defines it (section 2.8), after schema validation. */
-export interface DonationRequest {
-  source: { channel: string; fundraiserId: string; fundraiserAccountName?: string; productEnrollmentId?: string };
-  donor: {
-    email: string;
-    firstName: string;
-    lastName: string;
-    mobile?: string;
-    businessName?: string;
-    verifiedEmail?: string;
-    billingAddress: { street?: string; city?: string; state?: string; postalCode: string; country?: string };
-  };
-  transaction: { id?: string; date?: string; amount?: string };
-  sourceMetadata?: Record<string, unknown>;
-}
-
+/** A donation as the service keeps it: blanks are absent, state and country are codes, money is cents. */
 export interface NormalisedDonation {
   donor: {
     email: string;
@@ -35,7 +21,8 @@ export interface NormalisedDonation {
   transaction: { id: string | null; dateRaw: string | null; at: Date | null; amountCents: number | null };
 }
 
-const blankToNull = (value: string | undefined): string | null => (value === undefined || value.trim() === '' ? null : value.trim());
+const blankToNull = (value: string | undefined): string | null =>
+  value === undefined || value.trim() === '' ? null : value.trim();
 
 /**
  * Normalises a schema-valid donation (DESIGN.md §8–9): "" means absent, states become codes, countries alpha-2,

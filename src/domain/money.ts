@@ -30,3 +30,10 @@ export const centsToAmount = (cents: number): number => cents / 100;
 
 /** Sums cents exactly (integers well below 2^53). */
 export const sumCents = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
+
+/** Cents as a decimal string with two decimals ("20.50"), by integer arithmetic: CSV files and listings. */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}

@@ -3,17 +3,25 @@
  * donations it names. Pure: the caller loads the facts in bulk, this decides, the caller writes in bulk.
  */
 
-export const OUTCOMES = ['matched', 'amount_mismatch', 'unknown_donation', 'foreign_donation', 'already_settled', 'duplicate_bank_reference'] as const;
+export const OUTCOMES = [
+  'matched',
+  'amount_mismatch',
+  'unknown_donation',
+  'foreign_donation',
+  'already_settled',
+  'duplicate_bank_reference',
+] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** accepted (stored, job queued) → processing (a run started) → one of the two completed statuses. */
 export const BATCH_STATUSES = ['accepted', 'processing', 'completed', 'completed_with_exceptions'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
-export const completedStatus = (exceptions: number): BatchStatus => (exceptions > 0 ? 'completed_with_exceptions' : 'completed');
+export const completedStatus = (exceptions: number): BatchStatus =>
+  exceptions > 0 ? 'completed_with_exceptions' : 'completed';
 
 /** Everything except `matched` is an exception an operator or the partner has to look at. */
-export const isException = (outcome: Outcome | string | null): boolean => outcome !== null && outcome !== 'matched';
+export const isException = (outcome: string | null): boolean => outcome !== null && outcome !== 'matched';
 
 export interface EntryToReconcile {
   position: number;
@@ -76,7 +84,8 @@ export interface ReconciliationInput {
 export function reconcileEntries(input: ReconciliationInput): EntryResult[] {
   const claims = new Map(input.claims);
   const settledBy = new Map<string, string>();
-  for (const facts of input.donations.values()) if (facts.settledBy !== null) settledBy.set(facts.referenceId, facts.settledBy);
+  for (const facts of input.donations.values())
+    if (facts.settledBy !== null) settledBy.set(facts.referenceId, facts.settledBy);
 
   return [...input.entries]
     .sort((a, b) => a.position - b.position)
@@ -100,46 +109,81 @@ function decideEntry(
   const base = { position: entry.position, settlements: [] as Settlement[] };
 
   const claim = claims.get(entry.bankReferenceId);
-  if (claim) {
-    const where = claim.batchId === input.batchId ? `entry ${claim.position} of this batch` : `batch ${claim.batchId}, entry ${claim.position}`;
-    if (claim.amountCents === entry.amountCents && sameIds(claim.donationIds, ids)) {
-      // The identical bank transaction posted again: a no-op, not an error (issue 4).
-      return { ...base, outcome: 'matched', detail: `Already reconciled as ${where}; nothing settled again.` };
-    }
-    return {
-      ...base,
-      outcome: 'duplicate_bank_reference',
-      detail: `Bank reference ${entry.bankReferenceId} was already reconciled as ${where} with amount ${formatCents(claim.amountCents)} ` +
-        `and donations ${claim.donationIds.join(', ')}; this entry differs.`,
-    };
-  }
+  if (claim) return { ...base, ...claimedAgain(entry, ids, claim, input.batchId) };
 
+  const { problems, own } = entryProblems(entry, ids, input, settledBy);
+  const first = problems[0];
+  if (first) return { ...base, outcome: first.outcome, detail: problems.map((p) => p.detail).join(' ') };
+
+  const settlements = own.map((d) => ({
+    donationId: d.donationId,
+    referenceId: d.referenceId,
+    amountCents: d.amountCents!,
+  }));
+  return {
+    position: entry.position,
+    outcome: 'matched',
+    detail: `Settled ${settlements.length} donation${settlements.length === 1 ? '' : 's'}, ${formatCents(entry.amountCents)}.`,
+    claim: {
+      bankReferenceId: entry.bankReferenceId,
+      amountCents: entry.amountCents,
+      donationIds: ids,
+      batchId: input.batchId,
+      position: entry.position,
+    },
+    settlements,
+  };
+}
+
+/** An entry whose bank reference is already reconciled: the same transaction again, or a different one. */
+function claimedAgain(
+  entry: EntryToReconcile,
+  ids: string[],
+  claim: BankReferenceClaim,
+  batchId: string,
+): { outcome: Outcome; detail: string } {
+  const where =
+    claim.batchId === batchId
+      ? `entry ${claim.position} of this batch`
+      : `batch ${claim.batchId}, entry ${claim.position}`;
+  if (claim.amountCents === entry.amountCents && sameIds(claim.donationIds, ids)) {
+    // The identical bank transaction posted again: a no-op, not an error (issue 4).
+    return { outcome: 'matched', detail: `Already reconciled as ${where}; nothing settled again.` };
+  }
+  return {
+    outcome: 'duplicate_bank_reference',
+    detail:
+      `Bank reference ${entry.bankReferenceId} was already reconciled as ${where} with amount ${formatCents(claim.amountCents)} ` +
+      `and donations ${claim.donationIds.join(', ')}; this entry differs.`,
+  };
+}
+
+/** What is wrong with an entry whose bank reference is new, and the donations of this partner it names. */
+function entryProblems(
+  entry: EntryToReconcile,
+  ids: string[],
+  input: ReconciliationInput,
+  settledBy: ReadonlyMap<string, string>,
+) {
   const problems: { outcome: Outcome; detail: string }[] = [];
   const unknown = ids.filter((id) => !input.donations.has(id));
   const known = ids.map((id) => input.donations.get(id)).filter((d): d is DonationFacts => d !== undefined);
   const foreign = known.filter((d) => !d.own);
   const own = known.filter((d) => d.own);
   const settled = own.filter((d) => settledBy.has(d.referenceId));
-  if (unknown.length > 0) problems.push({ outcome: 'unknown_donation', detail: `Unknown donation ids: ${unknown.join(', ')}.` });
-  if (foreign.length > 0) problems.push({ outcome: 'foreign_donation', detail: `Donations of another partner or environment: ${foreign.map((d) => d.referenceId).join(', ')}.` });
+  if (unknown.length > 0) problems.push({ outcome: 'unknown_donation', detail: unknownDetail(unknown) });
+  if (foreign.length > 0)
+    problems.push({
+      outcome: 'foreign_donation',
+      detail: `Donations of another partner or environment: ${foreign.map((d) => d.referenceId).join(', ')}.`,
+    });
   if (settled.length > 0) {
     const list = settled.map((d) => `${d.referenceId} (by ${settledBy.get(d.referenceId)})`).join(', ');
-    problems.push({ outcome: 'already_settled', detail: `Already settled by another bank reference: ${list}.` });
+    problems.push({ outcome: 'already_settled', detail: `${SETTLED_PREFIX}${list}.` });
   }
   const amountProblem = unknown.length + foreign.length > 0 ? null : describeAmountProblem(entry.amountCents, own);
   if (amountProblem) problems.push({ outcome: 'amount_mismatch', detail: amountProblem });
-
-  const first = problems[0];
-  if (first) return { ...base, outcome: first.outcome, detail: problems.map((p) => p.detail).join(' ') };
-
-  const settlements = own.map((d) => ({ donationId: d.donationId, referenceId: d.referenceId, amountCents: d.amountCents! }));
-  return {
-    position: entry.position,
-    outcome: 'matched',
-    detail: `Settled ${settlements.length} donation${settlements.length === 1 ? '' : 's'}, ${formatCents(entry.amountCents)}.`,
-    claim: { bankReferenceId: entry.bankReferenceId, amountCents: entry.amountCents, donationIds: ids, batchId: input.batchId, position: entry.position },
-    settlements,
-  };
+  return { problems, own };
 }
 
 /**
@@ -162,11 +206,34 @@ export function countOutcomes(results: readonly { outcome: Outcome }[]): Record<
   return counts;
 }
 
+const unknownDetail = (ids: readonly string[]) => `Unknown donation ids: ${ids.join(', ')}.`;
+const SETTLED_PREFIX = 'Already settled by another bank reference: ';
+
+/**
+ * An entry as the partner that posted it may see it: another partner's donation is reported exactly as an unknown
+ * id (outcome and words), so the report is no oracle of which ids exist (issue 10). Operators see the stored
+ * outcome. `own` holds the entry's ids that are the partner's donations. The already-settled sentence (about the
+ * partner's own donations) is the one that can follow; the amount is never judged when an id is not the partner's.
+ */
+export function asSeenByPartner<
+  E extends { outcome: string | null; detail: string | null; donationIds: readonly string[] },
+>(entry: E, own: ReadonlySet<string>): E {
+  if (entry.outcome !== 'unknown_donation' && entry.outcome !== 'foreign_donation') return entry;
+  const notOwn = distinctSorted(entry.donationIds).filter((id) => !own.has(id));
+  const detail = entry.detail ?? '';
+  // Everything before the settled sentence names ids only, and own ids (reference ids we issued) cannot contain it.
+  const foreignAt = detail.indexOf('Donations of another partner or environment: ');
+  const settledAt = detail.indexOf(SETTLED_PREFIX, Math.max(0, foreignAt));
+  const settled = settledAt < 0 ? '' : ` ${detail.slice(settledAt)}`;
+  return { ...entry, outcome: 'unknown_donation', detail: `${unknownDetail(notOwn)}${settled}` };
+}
+
 /** A donation listed twice in one entry is one donation (its amount counts once). */
-export function distinctSorted(ids: readonly string[]): string[] {
+function distinctSorted(ids: readonly string[]): string[] {
   return [...new Set(ids)].sort();
 }
 
-const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+const sameIds = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((id, i) => id === b[i]);
 
 const formatCents = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')} AUD`;

@@ -1,4 +1,12 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
@@ -7,11 +15,20 @@ import type { DB } from '../infrastructure/db/schema.js';
 import type { PaymentProvider } from '../infrastructure/payments/provider.js';
 import type { PaymentSimulator } from '../infrastructure/payments/simulator.js';
 import type { OnBatchStored } from '../services/accept-remittances.js';
+import type { DonationWriter } from '../services/donation-group-commit.js';
+import type { EnrolmentCache } from '../services/enrolment.js';
 import type { RequestContext } from '../services/record-donation.js';
+import type { WebhookSettings } from '../services/webhooks/settings.js';
 import { successEnvelope } from './envelope.js';
 import { requirePrincipal } from './types.js';
 
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 /** What route handlers are given: services' collaborators, never a raw database client to query. */
 export interface RouteDeps {
@@ -22,11 +39,20 @@ export interface RouteDeps {
   /** Only outside production. */
   simulator: PaymentSimulator | null;
   onRemittanceBatchStored?: OnBatchStored;
+  /** Called once a new batch is committed (wakes this instance's idle reconciliation worker). */
+  onRemittanceBatchCommitted?: () => void;
+  webhooks: WebhookSettings;
+  /** This application's confirmed enrolments (see services/enrolment.ts). */
+  enrolments: EnrolmentCache;
+  /** This application's donation writes: group commit unless DONATION_GROUP_COMMIT is false. */
+  donations: DonationWriter;
 }
 
 /** Sends the success envelope with the route's `method` and the request's correlation id. */
 export function sendItems<T>(request: FastifyRequest, reply: FastifyReply, items: T, status = 200) {
-  return reply.code(status).send(successEnvelope(request.correlationId, request.routeOptions.config.envelopeMethod ?? '/', items));
+  return reply
+    .code(status)
+    .send(successEnvelope(request.correlationId, request.routeOptions.config.envelopeMethod ?? '/', items));
 }
 
 /** The caller, its correlation id and its Idempotency-Key, for services. */
@@ -43,4 +69,9 @@ export function requestContext(request: FastifyRequest, config: Config): Request
 /** Marks a replayed response so a partner can tell a retry was recognised. */
 export function markReplay(reply: FastifyReply, replayed: boolean) {
   if (replayed) reply.header('idempotent-replayed', 'true');
+}
+
+/** A `Location` header for a created resource: absolute when PUBLIC_BASE_URL is set, else an absolute path. */
+export function setLocation(reply: FastifyReply, config: Config, path: string) {
+  reply.header('location', `${config.PUBLIC_BASE_URL ?? ''}${config.BASE_PATH}${path}`);
 }

@@ -9,6 +9,8 @@ declare module 'fastify' {
     correlationId: string;
     /** The authenticated partner; set on every secured route before the handler runs. */
     principal: Principal | null;
+    /** Validation findings of hooks that run before the schema (an unknown channel), reported with the schema's. */
+    deferredValidationCauses?: string[];
   }
   interface FastifyContextConfig {
     /** The `method` value of the envelope (section 2.1). */

@@ -1,3 +1,4 @@
+import type { RemittancesRequest } from '../contract/remittances.js';
 import type { Kysely } from 'kysely';
 import { numberToCents } from '../domain/money.js';
 import { requestHash } from '../domain/request-hash.js';
@@ -9,11 +10,6 @@ import { checkEnrolment } from './enrolment.js';
 import { idempotent } from './idempotency.js';
 import type { RequestContext } from './record-donation.js';
 
-export interface RemittancesRequest {
-  source: { channel: string; fundraiserId: string; fundraiserAccountName?: string; productEnrollmentId?: string };
-  remittances: { bankReferenceId: string; amount: number; donationIds: string[] }[];
-}
-
 /** Hook for what happens to a stored batch (reconciliation); called inside the storing transaction. */
 export type OnBatchStored = (trx: Kysely<DB>, batchId: string) => Promise<void>;
 
@@ -22,7 +18,12 @@ export type OnBatchStored = (trx: Kysely<DB>, batchId: string) => Promise<void>;
  * donation, has no active enrolment with the channel (DESIGN.md §12); otherwise stored durably in one transaction
  * before the 202. Unknown donation ids are not an error here: reconciliation reports them.
  */
-export async function acceptRemittances(db: Kysely<DB>, request: RemittancesRequest, context: RequestContext, onStored?: OnBatchStored) {
+export async function acceptRemittances(
+  db: Kysely<DB>,
+  request: RemittancesRequest,
+  context: RequestContext,
+  onStored?: OnBatchStored,
+) {
   const { principal } = context;
   const { source } = request;
   const enrolment = await checkEnrolment(db, source.fundraiserId, source.channel);
@@ -30,26 +31,33 @@ export async function acceptRemittances(db: Kysely<DB>, request: RemittancesRequ
   const donationIds = [...new Set(request.remittances.flatMap((entry) => entry.donationIds))];
   const notEnrolled = await accountsOfDonationsNotEnrolled(db, principal, donationIds, source.channel);
   if (notEnrolled.length > 0) {
-    throw new ApiError('REMITTANCE_NOT_ACCEPTED', `Fundraisers of referenced donations not enrolled in product ${source.channel}: ${notEnrolled.join(', ')}`);
+    throw new ApiError(
+      'REMITTANCE_NOT_ACCEPTED',
+      `Fundraisers of referenced donations not enrolled in product ${source.channel}: ${notEnrolled.join(', ')}`,
+    );
   }
   const hash = requestHash(request);
-  return idempotent(db, { partnerId: principal.partnerId, key: context.idempotencyKey, operation: 'POST /remittances', requestHash: hash }, async (trx) => {
-    const batchId = await insertRemittanceBatch(trx, {
-      partnerId: principal.partnerId,
-      environment: principal.environment,
-      channel: source.channel,
-      fundraiserId: source.fundraiserId,
-      accountId: enrolment.account.id,
-      requestHash: hash,
-      correlationId: context.correlationId,
-      entries: request.remittances.map((entry) => ({
-        bankReferenceId: entry.bankReferenceId,
-        // The schema's amount-aud format guarantees a positive amount with at most two decimals.
-        amountCents: numberToCents(entry.amount)!,
-        donationIds: entry.donationIds,
-      })),
-    });
-    if (onStored) await onStored(trx, batchId);
-    return { status: 202, items: { status: 'Request Accepted', batchId } };
-  });
+  return idempotent(
+    db,
+    { partnerId: principal.partnerId, key: context.idempotencyKey, operation: 'POST /remittances', requestHash: hash },
+    async (trx) => {
+      const batchId = await insertRemittanceBatch(trx, {
+        partnerId: principal.partnerId,
+        environment: principal.environment,
+        channel: source.channel,
+        fundraiserId: source.fundraiserId,
+        accountId: enrolment.account.id,
+        requestHash: hash,
+        correlationId: context.correlationId,
+        entries: request.remittances.map((entry) => ({
+          bankReferenceId: entry.bankReferenceId,
+          // The schema's amount-aud format guarantees a positive amount with at most two decimals.
+          amountCents: numberToCents(entry.amount)!,
+          donationIds: entry.donationIds,
+        })),
+      });
+      if (onStored) await onStored(trx, batchId);
+      return { status: 202, items: { status: 'Request Accepted', batchId } };
+    },
+  );
 }

@@ -3,14 +3,14 @@ import { centsToAmount } from '../domain/money.js';
 import { ApiError } from '../errors.js';
 import type { DB } from '../infrastructure/db/schema.js';
 import { findAccount } from '../infrastructure/repositories/accounts.js';
-import { cachedEnrolment, checkAccountEnrolment, rememberEnrolment, requireEnrolment } from './enrolment.js';
+import { checkAccountEnrolment, requireEnrolment, type EnrolmentCache } from './enrolment.js';
 
 /**
  * Account details with the product of the requested channel (section 4.9, DESIGN.md §13): 404 for an unknown id,
  * 400 when the account has no activated product for the channel.
  */
-export async function getAccount(db: Kysely<DB>, id: string, channel: string) {
-  const { account, product } = cachedEnrolment(db, id, channel) ?? (await lookUpAccount(db, id, channel));
+export async function getAccount(db: Kysely<DB>, enrolments: EnrolmentCache, id: string, channel: string) {
+  const { account, product } = enrolments.get(id, channel) ?? (await lookUpAccount(db, enrolments, id, channel));
   return {
     name: account.name,
     memberNumber: account.member_number,
@@ -32,18 +32,18 @@ export async function getAccount(db: Kysely<DB>, id: string, channel: string) {
 }
 
 /** Uncached: tells an unknown account (404) from one without an activated product for the channel (400). */
-async function lookUpAccount(db: Kysely<DB>, id: string, channel: string) {
+async function lookUpAccount(db: Kysely<DB>, enrolments: EnrolmentCache, id: string, channel: string) {
   const account = await findAccount(db, id);
   if (!account) throw new ApiError('ACCOUNT_NOT_FOUND', `No account with ID ${id}`);
   const check = await checkAccountEnrolment(db, account, id, channel);
   if (!check.enrolled) throw new ApiError('FUNDRAISER_NOT_ENROLLED', check.reason);
-  rememberEnrolment(db, id, channel, check);
+  enrolments.remember(id, channel, check);
   return check;
 }
 
 /** FundraiserSummary (section 2.11) of an active enrolment. */
-export async function validateFundraiser(db: Kysely<DB>, id: string, channel: string) {
-  const check = await requireEnrolment(db, id, channel);
+export async function validateFundraiser(db: Kysely<DB>, enrolments: EnrolmentCache, id: string, channel: string) {
+  const check = await requireEnrolment(db, enrolments, id, channel);
   return {
     name: check.account.name,
     fundraiserId: id,

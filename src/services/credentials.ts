@@ -11,7 +11,11 @@ export interface IssuedCredential {
   environment: Environment;
 }
 
-export async function issueCredential(db: Kysely<DB>, partnerId: string, environment: Environment): Promise<IssuedCredential> {
+export async function issueCredential(
+  db: Kysely<DB>,
+  partnerId: string,
+  environment: Environment,
+): Promise<IssuedCredential> {
   const clientId = generateClientId(environment);
   const clientSecret = generateClientSecret();
   await insertCredential(db, { clientId, partnerId, environment, secretHash: hashSecret(clientSecret) });

@@ -19,19 +19,39 @@ type Enrolled = Extract<EnrolmentCheck, { enrolled: true }>;
  */
 export async function checkEnrolment(db: Kysely<DB>, fundraiserId: string, channel: string): Promise<EnrolmentCheck> {
   const found = await findAccountWithProduct(db, fundraiserId, channel);
-  if (!found) return { enrolled: false, account: undefined, reason: `Fundraiser ${fundraiserId} not found for product ${channel}` };
+  if (!found)
+    return {
+      enrolled: false,
+      account: undefined,
+      reason: `Fundraiser ${fundraiserId} not found for product ${channel}`,
+    };
   return evaluate(found.account, found.product, fundraiserId, channel);
 }
 
 /** The same check for an account already found by `fundraiserId`. */
-export async function checkAccountEnrolment(db: Kysely<DB>, account: Account, fundraiserId: string, channel: string): Promise<EnrolmentCheck> {
+export async function checkAccountEnrolment(
+  db: Kysely<DB>,
+  account: Account,
+  fundraiserId: string,
+  channel: string,
+): Promise<EnrolmentCheck> {
   return evaluate(account, await findProduct(db, account.id, channel), fundraiserId, channel);
 }
 
-function evaluate(account: Account, product: Product | undefined, fundraiserId: string, channel: string): EnrolmentCheck {
-  if (!product) return { enrolled: false, account, reason: `Fundraiser ${fundraiserId} is not enrolled in product ${channel}` };
+function evaluate(
+  account: Account,
+  product: Product | undefined,
+  fundraiserId: string,
+  channel: string,
+): EnrolmentCheck {
+  if (!product)
+    return { enrolled: false, account, reason: `Fundraiser ${fundraiserId} is not enrolled in product ${channel}` };
   if (product.status !== ACTIVATED) {
-    return { enrolled: false, account, reason: `Fundraiser ${fundraiserId} product ${channel} is not activated (status ${product.status})` };
+    return {
+      enrolled: false,
+      account,
+      reason: `Fundraiser ${fundraiserId} product ${channel} is not activated (status ${product.status})`,
+    };
   }
   return { enrolled: true, account, product };
 }
@@ -46,39 +66,43 @@ function evaluate(account: Account, product: Product | undefined, fundraiserId: 
 export const ENROLMENT_CACHE_TTL_MS = 5_000;
 const ENROLMENT_CACHE_MAX = 10_000;
 
-// Keyed by database so that applications on different databases (tests) never share answers.
-const confirmedEnrolments = new WeakMap<Kysely<DB>, LRUCache<string, Enrolled>>();
+/**
+ * Confirmed enrolments of one application (the composition root makes one per context): two applications in one
+ * process, even on the same database, never share answers.
+ */
+export class EnrolmentCache {
+  private readonly confirmed = new LRUCache<string, Enrolled>({
+    max: ENROLMENT_CACHE_MAX,
+    ttl: ENROLMENT_CACHE_TTL_MS,
+  });
 
-function cacheFor(db: Kysely<DB>): LRUCache<string, Enrolled> {
-  let cache = confirmedEnrolments.get(db);
-  if (!cache) {
-    cache = new LRUCache({ max: ENROLMENT_CACHE_MAX, ttl: ENROLMENT_CACHE_TTL_MS });
-    confirmedEnrolments.set(db, cache);
+  /** A confirmed enrolment of at most ENROLMENT_CACHE_TTL_MS ago, if any. */
+  get(fundraiserId: string, channel: string): Enrolled | undefined {
+    return this.confirmed.get(cacheKey(fundraiserId, channel));
   }
-  return cache;
+
+  remember(fundraiserId: string, channel: string, enrolled: Enrolled): void {
+    this.confirmed.set(cacheKey(fundraiserId, channel), enrolled);
+  }
 }
+
+const cacheKey = (fundraiserId: string, channel: string) => `${channel}\u0000${fundraiserId}`;
 
 /**
  * The enrolment, or 400 FUNDRAISER:VALIDATION `Fundraiser Validation Unsuccessful`. Served from the confirmed-
  * enrolment cache when possible (see ENROLMENT_CACHE_TTL_MS): it runs before every donation and mandate, and
  * without it the look-up would cost as many round trips as the write itself.
  */
-export async function requireEnrolment(db: Kysely<DB>, fundraiserId: string, channel: string): Promise<Enrolled> {
-  const cached = cachedEnrolment(db, fundraiserId, channel);
+export async function requireEnrolment(
+  db: Kysely<DB>,
+  enrolments: EnrolmentCache,
+  fundraiserId: string,
+  channel: string,
+): Promise<Enrolled> {
+  const cached = enrolments.get(fundraiserId, channel);
   if (cached) return cached;
   const check = await checkEnrolment(db, fundraiserId, channel);
   if (!check.enrolled) throw new ApiError('FUNDRAISER_NOT_ENROLLED', check.reason);
-  rememberEnrolment(db, fundraiserId, channel, check);
+  enrolments.remember(fundraiserId, channel, check);
   return check;
-}
-
-const cacheKey = (fundraiserId: string, channel: string) => `${channel}\u0000${fundraiserId}`;
-
-/** A confirmed enrolment of at most ENROLMENT_CACHE_TTL_MS ago, if any. */
-export function cachedEnrolment(db: Kysely<DB>, fundraiserId: string, channel: string): Enrolled | undefined {
-  return cacheFor(db).get(cacheKey(fundraiserId, channel));
-}
-
-export function rememberEnrolment(db: Kysely<DB>, fundraiserId: string, channel: string, enrolled: Enrolled): void {
-  cacheFor(db).set(cacheKey(fundraiserId, channel), enrolled);
 }

@@ -1,6 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import { ApiError } from '../errors.js';
 import type { DB } from '../infrastructure/db/schema.js';
+import {
+  claimIdempotencyKey,
+  findIdempotencyKey,
+  storeIdempotentResponse,
+} from '../infrastructure/repositories/idempotency.js';
 
 export interface StoredResponse<T> {
   status: number;
@@ -27,37 +32,37 @@ export async function idempotent<T>(
   operation: (trx: Transaction<DB>) => Promise<{ status: number; items: T; replayed?: boolean }>,
 ): Promise<StoredResponse<T>> {
   return db.transaction().execute(async (trx) => {
-    if (scope.key !== undefined) {
-      const claimed = await trx
-        .insertInto('idempotency_keys')
-        .values({ partner_id: scope.partnerId, key: scope.key, operation: scope.operation, request_hash: scope.requestHash, response_status: null, response_body: null })
-        .onConflict((oc) => oc.columns(['partner_id', 'key']).doNothing())
-        .returning('key')
-        .executeTakeFirst();
-      if (!claimed) return replay<T>(trx, { ...scope, key: scope.key });
+    if (scope.key !== undefined && !(await claimIdempotencyKey(trx, { ...scope, key: scope.key }))) {
+      return replay<T>(trx, { ...scope, key: scope.key });
     }
     const result = await operation(trx);
     if (scope.key !== undefined) {
-      await trx
-        .updateTable('idempotency_keys')
-        .set({ response_status: result.status, response_body: JSON.stringify(result.items) })
-        .where('partner_id', '=', scope.partnerId)
-        .where('key', '=', scope.key)
-        .execute();
+      await storeIdempotentResponse(trx, scope.partnerId, scope.key, { status: result.status, body: result.items });
     }
     return { status: result.status, items: result.items, replayed: result.replayed ?? false };
   });
 }
 
-async function replay<T>(trx: Transaction<DB>, scope: IdempotencyScope & { key: string }): Promise<StoredResponse<T>> {
-  const stored = await trx
-    .selectFrom('idempotency_keys')
-    .selectAll()
-    .where('partner_id', '=', scope.partnerId)
-    .where('key', '=', scope.key)
-    .executeTakeFirstOrThrow();
+/**
+ * The stored response of a finished request under the same key, read before an operation with side effects outside
+ * our database (the payment provider) runs again; 409 when the key was used with another body. Null when there is
+ * no key, or the first request has not finished (the transaction of `idempotent` then decides).
+ */
+export async function storedResponse<T>(db: Kysely<DB>, scope: IdempotencyScope): Promise<StoredResponse<T> | null> {
+  if (scope.key === undefined) return null;
+  const stored = await findIdempotencyKey(db, scope.partnerId, scope.key);
+  if (!stored || stored.response_status === null) return null;
+  return replay<T>(db, { ...scope, key: scope.key });
+}
+
+async function replay<T>(trx: Kysely<DB>, scope: IdempotencyScope & { key: string }): Promise<StoredResponse<T>> {
+  const stored = await findIdempotencyKey(trx, scope.partnerId, scope.key);
+  if (!stored) throw new Error(`idempotency key ${scope.key} vanished while claimed`);
   if (stored.operation !== scope.operation || stored.request_hash !== scope.requestHash) {
-    throw new ApiError('CONFLICT', `Idempotency-Key ${JSON.stringify(scope.key)} was already used with a different request`);
+    throw new ApiError(
+      'CONFLICT',
+      `Idempotency-Key ${JSON.stringify(scope.key)} was already used with a different request`,
+    );
   }
   return { status: stored.response_status ?? 200, items: stored.response_body as T, replayed: true };
 }

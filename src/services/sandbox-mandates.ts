@@ -3,20 +3,26 @@ import type { Principal } from '../domain/principal.js';
 import { ApiError } from '../errors.js';
 import type { DB } from '../infrastructure/db/schema.js';
 import { ConfirmationRejected, type PaymentSimulator } from '../infrastructure/payments/simulator.js';
-import { findOwnMandate, updateMandateFromIntent } from '../infrastructure/repositories/mandates.js';
-import { toMandateRecord } from './mandates.js';
+import { findOwnMandate } from '../infrastructure/repositories/mandates.js';
+import { applySetupIntent, toMandateRecord } from './mandates.js';
 
 /**
  * Sandbox only: what the partner's front end does with the client secret and the provider's client library,
  * done server-side against the simulator with test bank details.
  */
-export async function confirmSandboxMandate(db: Kysely<DB>, simulator: PaymentSimulator, principal: Principal, id: string, bank: { bsb: string; accountNumber: string }) {
+export async function confirmSandboxMandate(
+  db: Kysely<DB>,
+  simulator: PaymentSimulator,
+  principal: Principal,
+  id: string,
+  bank: { bsb: string; accountNumber: string },
+) {
   const mandate = await findOwnMandate(db, principal, id);
   if (!mandate || mandate.provider !== simulator.name) throw new ApiError('NOT_FOUND', `No mandate with id ${id}`);
   try {
     const intent = await simulator.confirm(id, bank);
     if (!intent) throw new ApiError('NOT_FOUND', `No mandate with id ${id}`);
-    const updated = await updateMandateFromIntent(db, intent);
+    const updated = await applySetupIntent(db, intent);
     return { ...toMandateRecord(updated), ...(intent.lastError ? { lastSetupError: intent.lastError } : {}) };
   } catch (err) {
     if (err instanceof ConfirmationRejected) throw new ApiError('VALIDATION', err.message);

@@ -25,20 +25,55 @@ async function admin(...argv: string[]): Promise<{ code: number; stdout: string;
 }
 
 describe('the fundraiser-admin bin', () => {
-  it('creates and migrates the embedded database on first use, then onboards a partner and imports reference data', async () => {
+  it('refuses to create an embedded database implicitly, saying how; migrate creates it', async () => {
+    const refused = await admin('channels', 'list', '--json');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`There is no embedded database in ${dataDir}`);
+    expect(refused.stderr).toContain('fundraiser-admin migrate');
+    expect(refused.stdout).toBe('');
+
+    const migrated = await admin('migrate', '--json');
+    expect(migrated.code).toBe(0);
+    expect(JSON.parse(migrated.stdout).applied.length).toBeGreaterThan(0);
+    expect(migrated.stderr).toContain(`Database: embedded database in ${dataDir}`);
+  }, 180_000);
+
+  it('then onboards a partner and imports reference data, saying which database it opens', async () => {
     const channels = await admin('channels', 'list', '--json');
     expect(channels.code).toBe(0);
-    expect(JSON.parse(channels.stdout).map((c: { name: string }) => c.name)).toEqual(['Registration Integration', 'Storefront App']);
+    expect(channels.stderr).toContain(`Database: embedded database in ${dataDir}`);
+    expect(JSON.parse(channels.stdout).map((c: { name: string }) => c.name)).toEqual([
+      'Registration Integration',
+      'Storefront App',
+    ]);
 
-    const created = await admin('partners', 'create', 'Bin Partner', '--channel', 'Storefront App', '--quota-limit', '50');
+    const created = await admin(
+      'partners',
+      'create',
+      'Bin Partner',
+      '--channel',
+      'Storefront App',
+      '--quota-limit',
+      '50',
+    );
     expect(created.code).toBe(0);
     expect(created.stdout).toContain('Partner created.');
-    const imported = await admin('accounts', 'import', join(EXAMPLES, 'accounts.csv'), '--json', '--operator', 'data-desk');
+    const imported = await admin(
+      'accounts',
+      'import',
+      join(EXAMPLES, 'accounts.csv'),
+      '--json',
+      '--operator',
+      'data-desk',
+    );
     expect(JSON.parse(imported.stdout)).toMatchObject({ created: 3, products: 4 });
 
     const audit = JSON.parse((await admin('audit', 'list', '--json')).stdout);
     // The operator is the OS user unless --operator names someone.
-    expect(audit.map((e: { action: string; actor: string }) => `${e.action} by ${e.actor}`)).toEqual(['accounts.import by data-desk', `partner.create by ${userInfo().username}`]);
+    expect(audit.map((e: { action: string; actor: string }) => `${e.action} by ${e.actor}`)).toEqual([
+      'accounts.import by data-desk',
+      `partner.create by ${userInfo().username}`,
+    ]);
   }, 180_000);
 
   it('refuses to open an embedded data directory another process is using', async () => {

@@ -16,7 +16,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const pair = (issued: { clientId: string; clientSecret: string }): Caller => ({ clientId: issued.clientId, clientSecret: issued.clientSecret });
+const pair = (issued: { clientId: string; clientSecret: string }): Caller => ({
+  clientId: issued.clientId,
+  clientSecret: issued.clientSecret,
+});
 const ping = async (as: Caller) => (await t.get('/ping', { as })).statusCode;
 
 async function onboard(name: string): Promise<Caller> {
@@ -34,7 +37,11 @@ describe('credentials', () => {
     expect(result.stdout).toContain('shown only this once');
     expect(await ping({ clientId: clientId!, clientSecret: clientSecret! })).toBe(200);
 
-    const row = await t.db.selectFrom('credentials').selectAll().where('client_id', '=', clientId!).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('credentials')
+      .selectAll()
+      .where('client_id', '=', clientId!)
+      .executeTakeFirstOrThrow();
     expect(row.environment).toBe('sit');
     expect(row.secret_hash).toMatch(/^sha256\$[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(clientSecret);
@@ -43,7 +50,11 @@ describe('credentials', () => {
     expect(JSON.stringify(await ok(run, 'credentials', 'list'))).not.toContain(clientSecret);
     expect(JSON.stringify(await ok(run, 'audit', 'list'))).not.toContain(clientSecret);
     const [entry] = await ok(run, 'audit', 'list', '--subject', clientId!);
-    expect(entry).toMatchObject({ actor: 'ops-anna', action: 'credential.issue', details: { partner: 'Issuer Co', environment: 'sit' } });
+    expect(entry).toMatchObject({
+      actor: 'ops-anna',
+      action: 'credential.issue',
+      details: { partner: 'Issuer Co', environment: 'sit' },
+    });
   });
 
   it('lists credentials without secrets: id, environment, state, created, expires, revoked, last used', async () => {
@@ -51,11 +62,33 @@ describe('credentials', () => {
     expect(await ping(caller)).toBe(200);
     const [listed] = await ok(run, 'credentials', 'list', '--partner', 'Lister Co');
     expect(Object.keys(listed).sort()).toEqual(
-      ['clientId', 'createdAt', 'environment', 'expiresAt', 'lastUsedAt', 'partner', 'partnerId', 'partnerStatus', 'replacedBy', 'revokedAt', 'state'].sort(),
+      [
+        'clientId',
+        'createdAt',
+        'environment',
+        'expiresAt',
+        'lastUsedAt',
+        'partner',
+        'partnerId',
+        'partnerStatus',
+        'replacedBy',
+        'revokedAt',
+        'state',
+      ].sort(),
     );
-    expect(listed).toMatchObject({ clientId: caller.clientId, environment: 'sit', state: 'active', expiresAt: null, revokedAt: null });
+    expect(listed).toMatchObject({
+      clientId: caller.clientId,
+      environment: 'sit',
+      state: 'active',
+      expiresAt: null,
+      revokedAt: null,
+    });
     // The service records use off the request path; give it a moment to land.
-    await expect.poll(async () => (await ok(run, 'credentials', 'list', '--partner', 'Lister Co'))[0].lastUsedAt, { timeout: 10_000 }).not.toBeNull();
+    await expect
+      .poll(async () => (await ok(run, 'credentials', 'list', '--partner', 'Lister Co'))[0].lastUsedAt, {
+        timeout: 10_000,
+      })
+      .not.toBeNull();
   });
 
   it('a pair issued for another environment does not work here', async () => {
@@ -78,7 +111,9 @@ describe('credentials', () => {
     expect([await ping(old), await ping(fresh)]).toEqual([200, 200]);
     t.clock.advance(60_000);
     expect([await ping(old), await ping(fresh)]).toEqual([401, 200]);
-    expect((await ok(run, 'credentials', 'list', '--partner', 'Rotating Co')).map((c: { state: string }) => c.state)).toEqual(['expired', 'active']);
+    expect(
+      (await ok(run, 'credentials', 'list', '--partner', 'Rotating Co')).map((c: { state: string }) => c.state),
+    ).toEqual(['expired', 'active']);
 
     const [entry] = await ok(run, 'audit', 'list', '--action', 'credential.rotate', '--subject', old.clientId);
     expect(entry.details).toMatchObject({ newClientId: fresh.clientId, overlapDays: 14 });
@@ -99,11 +134,22 @@ describe('credentials', () => {
 
   it('emergency rotation: the old pair stops at once and the new one works', async () => {
     const old = await onboard('Leaky Co');
-    const rotated = await ok(run, 'credentials', 'emergency-rotate', old.clientId, '--reason', 'secret pasted in a public issue');
+    const rotated = await ok(
+      run,
+      'credentials',
+      'emergency-rotate',
+      old.clientId,
+      '--reason',
+      'secret pasted in a public issue',
+    );
     expect([await ping(old), await ping(pair(rotated.issued))]).toEqual([401, 200]);
     expect(rotated.previous).toMatchObject({ state: 'revoked', replacedBy: rotated.issued.clientId });
     const [entry] = await ok(run, 'audit', 'list', '--action', 'credential.emergency_rotate');
-    expect(entry).toMatchObject({ subject: old.clientId, actor: 'ops-anna', details: { reason: 'secret pasted in a public issue' } });
+    expect(entry).toMatchObject({
+      subject: old.clientId,
+      actor: 'ops-anna',
+      details: { reason: 'secret pasted in a public issue' },
+    });
   });
 
   it('revocation stops a pair at once, even inside a rotation overlap, and warns when none is left', async () => {
@@ -127,7 +173,10 @@ describe('credentials', () => {
     const second = pair(await ok(run, 'credentials', 'issue', 'Suspended Co'));
     await ok(run, 'partners', 'suspend', 'Suspended Co');
     expect([await ping(first), await ping(second)]).toEqual([401, 401]);
-    const fundraisers = await t.get('/fundraisers', { as: first, query: { channel: 'Storefront App', id: '10000001' } });
+    const fundraisers = await t.get('/fundraisers', {
+      as: first,
+      query: { channel: 'Storefront App', id: '10000001' },
+    });
     expect(fundraisers.statusCode).toBe(401);
     expect(fundraisers.json().error.code).toBe('FUNDRAISER:UNAUTHORIZED');
     await ok(run, 'partners', 'reactivate', 'Suspended Co');
@@ -136,7 +185,13 @@ describe('credentials', () => {
 
   it('reports pairs due for the annual rotation, soonest first, overdue included', async () => {
     const caller = await onboard('Annual Co');
-    const issuedAt = (await t.db.selectFrom('credentials').select('created_at').where('client_id', '=', caller.clientId).executeTakeFirstOrThrow()).created_at;
+    const issuedAt = (
+      await t.db
+        .selectFrom('credentials')
+        .select('created_at')
+        .where('client_id', '=', caller.clientId)
+        .executeTakeFirstOrThrow()
+    ).created_at;
     const at = (days: number) => (t.clock.current = new Date(issuedAt.getTime() + days * DAY));
     // Other tests' pairs are due too; this one's are the subject here.
     const dueOfAnnual = async (...argv: string[]) =>
@@ -155,7 +210,9 @@ describe('credentials', () => {
 
     // Once rotated, the old pair is no longer due.
     await ok(run, 'credentials', 'rotate', caller.clientId);
-    expect((await dueOfAnnual('--within', '0')).map((c: { clientId: string }) => c.clientId)).not.toContain(caller.clientId);
+    expect((await dueOfAnnual('--within', '0')).map((c: { clientId: string }) => c.clientId)).not.toContain(
+      caller.clientId,
+    );
   });
 
   it('refuses unknown credentials and environments clearly', async () => {

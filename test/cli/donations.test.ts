@@ -54,8 +54,14 @@ describe('donation look-ups', () => {
   });
 
   it("finds donations by the partner's transaction id, optionally for one partner", async () => {
-    expect((await ok(run, 'donations', 'find', '--transaction-id', 'ORDER-2')).map((d: { referenceId: string }) => d.referenceId)).toEqual([references[1]]);
-    expect(await ok(run, 'donations', 'find', '--transaction-id', 'ORDER-2', '--partner', 'Demo Registration Partner')).toEqual([]);
+    expect(
+      (await ok(run, 'donations', 'find', '--transaction-id', 'ORDER-2')).map(
+        (d: { referenceId: string }) => d.referenceId,
+      ),
+    ).toEqual([references[1]]);
+    expect(
+      await ok(run, 'donations', 'find', '--transaction-id', 'ORDER-2', '--partner', 'Demo Registration Partner'),
+    ).toEqual([]);
     expect(await ok(run, 'donations', 'find', '--transaction-id', 'ORDER-404')).toEqual([]);
   });
 
@@ -78,13 +84,19 @@ describe('donation look-ups', () => {
     expect(limited.stdout).toContain('3 donation(s), total AUD 25.60 (first 2 listed; raise --limit to see more)');
 
     const later = new Date(Date.now() + 86_400_000 * 2).toISOString().slice(0, 10);
-    expect(await ok(run, 'donations', 'list', '--partner', STOREFRONT, '--from', later)).toMatchObject({ count: 0, totalAud: '0.00', donations: [] });
+    expect(await ok(run, 'donations', 'list', '--partner', STOREFRONT, '--from', later)).toMatchObject({
+      count: 0,
+      totalAud: '0.00',
+      donations: [],
+    });
     expect((await ok(run, 'donations', 'list', '--partner', 'Demo Registration Partner')).count).toBe(0);
 
     const badDate = await run('donations', 'list', '--partner', STOREFRONT, '--from', '21/11/2026');
     expect(badDate.code).toBe(1);
     expect(badDate.stderr).toContain('--from "21/11/2026" is not a date (YYYY-MM-DD) or an ISO 8601 timestamp.');
-    expect((await run('donations', 'list', '--partner', STOREFRONT, '--from', later, '--to', today)).stderr).toContain('--from must be before --to');
+    expect((await run('donations', 'list', '--partner', STOREFRONT, '--from', later, '--to', today)).stderr).toContain(
+      '--from must be before --to',
+    );
   });
 
   it('look-ups change nothing and so leave no audit entries', async () => {

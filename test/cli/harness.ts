@@ -13,7 +13,12 @@ export interface CliResult {
  * Runs the CLI in-process, through its real entry point (runCli), on a test database and clock. `env` stands in
  * for the process environment (so the developer's own DATABASE_URL or DATA_DIR never leak in).
  */
-export function cli(options: { database: Database; now?: () => Date; operator?: string; env?: Record<string, string> }) {
+export function cli(options: {
+  database: Database;
+  now?: () => Date;
+  operator?: string;
+  env?: Record<string, string>;
+}) {
   return async (...argv: string[]): Promise<CliResult> => {
     let stdout = '';
     let stderr = '';

@@ -25,4 +25,3 @@ export async function createTestDatabase(): Promise<Database & { dispose(): Prom
 }
 
 export const usingPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
-

@@ -5,12 +5,19 @@ import pg from 'pg';
  * A fresh, empty database on the PostgreSQL server of `serverUrl`, for one test file, measurement or benchmark run.
  * `drop()` removes it, disconnecting anyone still on it.
  */
-export async function createScratchPostgresDatabase(serverUrl: string, prefix = 'fx_test'): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+export async function createScratchPostgresDatabase(
+  serverUrl: string,
+  prefix = 'fx_test',
+): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   await adminQuery(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { name, url: url.toString(), drop: () => adminQuery(serverUrl, `drop database if exists ${name} with (force)`) };
+  return {
+    name,
+    url: url.toString(),
+    drop: () => adminQuery(serverUrl, `drop database if exists ${name} with (force)`),
+  };
 }
 
 async function adminQuery(url: string, text: string): Promise<void> {

@@ -4,9 +4,9 @@ import { buildApp, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { App } from '../../src/http/route-context.js';
 import type { Database } from '../../src/infrastructure/db/connect.js';
-import { JobQueue } from '../../src/infrastructure/queue/job-queue.js';
-import { seedDemoData, type DemoPartnerCredential } from '../../src/infrastructure/seed/demo-data.js';
-import { ReconciliationWorker } from '../../src/services/reconciliation/worker.js';
+import type { JobQueue } from '../../src/infrastructure/queue/job-queue.js';
+import { createContext } from '../../src/composition.js';
+import { seedDemoData, type DemoPartnerCredential } from '../../src/services/sandbox/demo-data.js';
 import { createTestDatabase } from './database.js';
 
 /** A clock tests move by hand (credential rotation windows, expiry) instead of sleeping. */
@@ -39,24 +39,35 @@ export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
  * The real application on a fresh database with the sandbox demo data: two partners (Storefront App and
  * Registration Integration), and the demo fundraisers. Requests go through app.inject (the full HTTP pipeline).
  */
-export async function startTestApp(options: { env?: Record<string, string>; deps?: Partial<AppDeps>; database?: Database; jobQueue?: JobQueue } = {}) {
+export async function startTestApp(
+  options: { env?: Record<string, string>; deps?: Partial<AppDeps>; database?: Database; jobQueue?: JobQueue } = {},
+) {
   // A database passed in (empty, migrated) stays open after close(): restart tests reopen it.
   const owned = options.database ? null : await createTestDatabase();
   const database: Database = options.database ?? owned!;
-  const config: Config = loadConfig({ LOG_LEVEL: 'silent', QUOTA_SYNC_INTERVAL_MS: '50', ...options.env });
+  const config: Config = loadConfig({ LOG_LEVEL: 'silent', ...options.env });
   const clock = new TestClock();
-  const seeded = (await seedDemoData(database.db, config.APP_ENV, { limit: config.QUOTA_DEFAULT_LIMIT, windowSeconds: config.QUOTA_DEFAULT_WINDOW_SECONDS }))!;
-  const jobQueue = options.jobQueue ?? (await JobQueue.start(database));
-  const app: App = await buildApp({ config, database, logger: false, now: clock.now, ...options.deps });
+  const seeded = (await seedDemoData(database.db, config.APP_ENV, {
+    limit: config.QUOTA_DEFAULT_LIMIT,
+    windowSeconds: config.QUOTA_DEFAULT_WINDOW_SECONDS,
+  }))!;
   // No worker polls in tests: `reconcile()` runs the waiting reconciliation jobs when a test wants them run.
-  const reconciliation = new ReconciliationWorker(jobQueue, database);
+  const context = await createContext(config, { database, jobQueue: options.jobQueue });
+  const jobQueue = context.queue;
+  if (!options.jobQueue) await jobQueue.start();
+  const app: App = await buildApp({ config, database, logger: false, now: clock.now, ...options.deps });
+  const reconciliation = context.workers.reconciliation;
   await app.ready();
   const byChannel = (channel: string) => seeded.find((c) => c.channel === channel) as DemoPartnerCredential;
   const storefront = byChannel('Storefront App');
   const registration = byChannel('Registration Integration');
   const base = config.BASE_PATH;
 
-  async function call(method: InjectOptions['method'], path: string, opts: CallOptions = {}): Promise<LightMyRequestResponse & { json<T = any>(): T }> {
+  async function call(
+    method: InjectOptions['method'],
+    path: string,
+    opts: CallOptions = {},
+  ): Promise<LightMyRequestResponse & { json<T = any>(): T }> {
     const as = opts.as === undefined ? storefront : opts.as;
     const headers: Record<string, string> = {};
     const correlationId = opts.correlationId === undefined ? randomUUID() : opts.correlationId;
@@ -66,7 +77,13 @@ export async function startTestApp(options: { env?: Record<string, string>; deps
       if (value === undefined) delete headers[name];
       else headers[name] = value;
     }
-    return app.inject({ method, url: `${base}${path}`, query: opts.query, headers, ...(opts.body === undefined ? {} : { payload: opts.body as object }) });
+    return app.inject({
+      method,
+      url: `${base}${path}`,
+      query: opts.query,
+      headers,
+      ...(opts.body === undefined ? {} : { payload: opts.body as object }),
+    });
   }
 
   return {
@@ -92,7 +109,9 @@ export async function startTestApp(options: { env?: Record<string, string>; deps
 }
 
 /** A valid donation for the demo fundraiser 10000001 on the Storefront App channel. */
-export function donationBody(overrides: { transactionId?: string; amount?: string; fundraiserId?: string; channel?: string } = {}) {
+export function donationBody(
+  overrides: { transactionId?: string; amount?: string; fundraiserId?: string; channel?: string } = {},
+) {
   return {
     source: { channel: overrides.channel ?? 'Storefront App', fundraiserId: overrides.fundraiserId ?? '10000001' },
     donor: {
@@ -102,7 +121,11 @@ export function donationBody(overrides: { transactionId?: string; amount?: strin
       mobile: '0412 345 678',
       billingAddress: { street: '1 Main St', city: 'Sydney', state: 'NSW', postalCode: '2000', country: 'AU' },
     },
-    transaction: { id: overrides.transactionId ?? randomUUID(), date: '2026-11-21T10:00:00+10:00', amount: overrides.amount ?? '20.50' },
+    transaction: {
+      id: overrides.transactionId ?? randomUUID(),
+      date: '2026-11-21T10:00:00+10:00',
+      amount: overrides.amount ?? '20.50',
+    },
     sourceMetadata: { orderNumber: 'ORD-1', orderTotal: '120.50' },
   };
 }

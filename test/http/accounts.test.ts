@@ -33,9 +33,14 @@ describe('GET /accounts/{id} (section 4.9, DESIGN.md §13)', () => {
     });
   });
 
-  it('the other channel\'s partner sees that channel\'s product', async () => {
-    const response = await t.get('/accounts/10000001', { as: t.registration, query: { channel: 'Registration Integration' } });
-    expect(response.json().data.items.products.map((p: { name: string }) => p.name)).toEqual(['Registration Integration']);
+  it("the other channel's partner sees that channel's product", async () => {
+    const response = await t.get('/accounts/10000001', {
+      as: t.registration,
+      query: { channel: 'Registration Integration' },
+    });
+    expect(response.json().data.items.products.map((p: { name: string }) => p.name)).toEqual([
+      'Registration Integration',
+    ]);
   });
 
   it('accepts a CRM id for the account', async () => {
@@ -47,17 +52,30 @@ describe('GET /accounts/{id} (section 4.9, DESIGN.md §13)', () => {
   it('unknown id → 404 ACCOUNT:NOT_FOUND "Account with ID not found."', async () => {
     const response = await t.get('/accounts/99999999', { query: { channel: 'Storefront App' } });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toMatchObject({ method: '/accounts/:id', error: { code: 'ACCOUNT:NOT_FOUND', message: 'Account with ID not found.' } });
+    expect(response.json()).toMatchObject({
+      method: '/accounts/:id',
+      error: { code: 'ACCOUNT:NOT_FOUND', message: 'Account with ID not found.' },
+    });
   });
 
-  it.each(['10000004', '10000005', '10000003'])('known account %s without an activated product for the channel → 400', async (id) => {
-    const response = await t.get(`/accounts/${id}`, { query: { channel: 'Storefront App' } });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error).toMatchObject({ code: 'FUNDRAISER:VALIDATION', message: 'Fundraiser Validation Unsuccessful' });
-  });
+  it.each(['10000004', '10000005', '10000003'])(
+    'known account %s without an activated product for the channel → 400',
+    async (id) => {
+      const response = await t.get(`/accounts/${id}`, { query: { channel: 'Storefront App' } });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatchObject({
+        code: 'FUNDRAISER:VALIDATION',
+        message: 'Fundraiser Validation Unsuccessful',
+      });
+    },
+  );
 
   it('reads bigint columns and bigint[] as numbers on either engine', async () => {
-    const product = await t.db.selectFrom('products').select('donation_amounts_cents').limit(1).executeTakeFirstOrThrow();
+    const product = await t.db
+      .selectFrom('products')
+      .select('donation_amounts_cents')
+      .limit(1)
+      .executeTakeFirstOrThrow();
     expect(product.donation_amounts_cents).toEqual([500, 1000, 2000, 5000]);
   });
 

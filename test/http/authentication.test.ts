@@ -45,11 +45,14 @@ describe('authentication (section 5, DESIGN.md §4)', () => {
     expectUnauthorized(await t.get('/ping', { headers: { authorization: 'Basic !!!' } }));
   });
 
-  it("refuses a channel the partner was not issued, as no access to the operation", async () => {
+  it('refuses a channel the partner was not issued, as no access to the operation', async () => {
     const response = await t.get('/fundraisers', { query: { channel: 'Registration Integration', id: '10000001' } });
     const body = expectUnauthorized(response);
     expect(body.error.cause).toContain('Registration Integration');
-    const other = await t.get('/fundraisers', { as: t.registration, query: { channel: 'Registration Integration', id: '10000001' } });
+    const other = await t.get('/fundraisers', {
+      as: t.registration,
+      query: { channel: 'Registration Integration', id: '10000001' },
+    });
     expect(other.statusCode).toBe(200);
   });
 

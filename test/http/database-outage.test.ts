@@ -2,22 +2,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { connectDatabase } from '../../src/infrastructure/db/connect.js';
-import { seedDemoData } from '../../src/infrastructure/seed/demo-data.js';
+import { seedDemoData } from '../../src/services/sandbox/demo-data.js';
 import { createTestDatabase, usingPostgres } from '../helpers/database.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
 const config = loadConfig({ LOG_LEVEL: 'silent', CREDENTIAL_CACHE_TTL_SECONDS: '60' });
-const headers = (id: string, secret: string) => ({ 'x-correlation-id': crypto.randomUUID(), client_id: id, client_secret: secret });
+const headers = (id: string, secret: string) => ({
+  'x-correlation-id': crypto.randomUUID(),
+  client_id: id,
+  client_secret: secret,
+});
 
 describe('a database that cannot be reached (DESIGN.md §15–16)', () => {
   it('gives 503 FUNDRAISER:UNAVAILABLE with Retry-After, promptly, never a crash', async () => {
-    const database = await connectDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/unreachable', connectTimeoutMs: 500 });
+    const database = await connectDatabase({
+      databaseUrl: 'postgres://postgres@127.0.0.1:1/unreachable',
+      connectTimeoutMs: 500,
+    });
     const app = await buildApp({ config, database, logger: false });
     try {
       const started = Date.now();
       const response = await app.inject({ method: 'GET', url: '/v1/ping', headers: headers('sit_x', 'y') });
       expect(response.statusCode).toBe(503);
-      expect(response.json().error).toMatchObject({ code: 'FUNDRAISER:UNAVAILABLE', message: 'Service temporarily unavailable' });
+      expect(response.json().error).toMatchObject({
+        code: 'FUNDRAISER:UNAVAILABLE',
+        message: 'Service temporarily unavailable',
+      });
       expect(response.json().error.cause).toBeUndefined();
       expect(response.headers['retry-after']).toBe('5');
       expect(Date.now() - started).toBeLessThan(5000);
@@ -48,9 +58,18 @@ describe.runIf(usingPostgres())('an outage of a PostgreSQL server', () => {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.port = String(proxy.port);
     url.pathname = new URL(backing.location).pathname;
-    const database = await connectDatabase({ databaseUrl: url.toString(), connectTimeoutMs: 500, statementTimeoutMs: 2000 });
+    const database = await connectDatabase({
+      databaseUrl: url.toString(),
+      connectTimeoutMs: 500,
+      statementTimeoutMs: 2000,
+    });
     const app = await buildApp({ config, database, logger: false });
-    const call = (path: string) => app.inject({ method: 'GET', url: `/v1${path}`, headers: headers(credentials.clientId, credentials.clientSecret) });
+    const call = (path: string) =>
+      app.inject({
+        method: 'GET',
+        url: `/v1${path}`,
+        headers: headers(credentials.clientId, credentials.clientSecret),
+      });
     try {
       expect((await call('/fundraisers?channel=Storefront%20App&id=10000001')).statusCode).toBe(200);
       proxy.cut();

@@ -8,9 +8,18 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const storedDonation = (referenceId: string) => t.db.selectFrom('donations').selectAll().where('reference_id', '=', referenceId).executeTakeFirstOrThrow();
+const storedDonation = (referenceId: string) =>
+  t.db.selectFrom('donations').selectAll().where('reference_id', '=', referenceId).executeTakeFirstOrThrow();
 const countByTransaction = async (transactionId: string) =>
-  Number((await t.db.selectFrom('donations').select((eb) => eb.fn.countAll<number>().as('n')).where('transaction_id', '=', transactionId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await t.db
+        .selectFrom('donations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('transaction_id', '=', transactionId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('POST /donations (section 4.5)', () => {
   it('records the donation and returns its donationReferenceId', async () => {
@@ -27,7 +36,11 @@ describe('POST /donations (section 4.5)', () => {
     body.donor.billingAddress.state = 'new south wales';
     body.donor.billingAddress.country = 'Australia';
     body.donor.mobile = '0412 345 678';
-    (body.sourceMetadata as Record<string, unknown>) = { orderNumber: 'A-1', nested: { list: [1, 'two', null] }, orderTotal: 120.5 };
+    (body.sourceMetadata as Record<string, unknown>) = {
+      orderNumber: 'A-1',
+      nested: { list: [1, 'two', null] },
+      orderTotal: 120.5,
+    };
     const correlationId = randomUUID();
     const response = await t.post('/donations', body, { correlationId });
     const row = await storedDonation(response.json().data.items.donationReferenceId);
@@ -53,11 +66,23 @@ describe('POST /donations (section 4.5)', () => {
   it('treats "" as absent for mobile and optional address fields, and needs only the postcode', async () => {
     const body = donationBody();
     body.donor.mobile = '';
-    body.donor.billingAddress = { postalCode: '3000', street: '', city: '', state: '', country: '' } as typeof body.donor.billingAddress;
+    body.donor.billingAddress = {
+      postalCode: '3000',
+      street: '',
+      city: '',
+      state: '',
+      country: '',
+    };
     const response = await t.post('/donations', body);
     expect(response.statusCode).toBe(200);
     const row = await storedDonation(response.json().data.items.donationReferenceId);
-    expect(row).toMatchObject({ donor_mobile: null, address_street: null, address_state: null, address_country: null, address_postal_code: '3000' });
+    expect(row).toMatchObject({
+      donor_mobile: null,
+      address_street: null,
+      address_state: null,
+      address_country: null,
+      address_postal_code: '3000',
+    });
   });
 
   it('accepts a donation without transaction fields (all optional in section 2.7)', async () => {
@@ -71,7 +96,12 @@ describe('POST /donations (section 4.5)', () => {
   it('names every failing field by its JSON path', async () => {
     const response = await t.post('/donations', {
       source: { channel: 'Storefront App' },
-      donor: { email: 'not-an-email', firstName: '', mobile: '12', billingAddress: { state: 'Atlantis', country: 'Narnia' } },
+      donor: {
+        email: 'not-an-email',
+        firstName: '',
+        mobile: '12',
+        billingAddress: { state: 'Atlantis', country: 'Narnia' },
+      },
       transaction: { amount: '20.555', date: 'yesterday' },
     });
     expect(response.statusCode).toBe(400);
@@ -104,7 +134,9 @@ describe('POST /donations (section 4.5)', () => {
     body.donor.billingAddress.postalCode = '200';
     const response = await t.post('/donations', body);
     expect(response.statusCode).toBe(400);
-    expect(response.json().error.cause).toBe('donor.billingAddress.postalCode: must be 4 digits for an Australian address');
+    expect(response.json().error.cause).toBe(
+      'donor.billingAddress.postalCode: must be 4 digits for an Australian address',
+    );
   });
 
   it('bounds string lengths', async () => {
@@ -118,12 +150,18 @@ describe('POST /donations (section 4.5)', () => {
     ['10000004', /not activated/],
     ['10000005', /not enrolled/],
     ['unknown', /not found/],
-  ])('fundraiser %s not enrolled with the channel → 400 Fundraiser Validation Unsuccessful', async (fundraiserId, cause) => {
-    const response = await t.post('/donations', donationBody({ fundraiserId }));
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error).toMatchObject({ code: 'FUNDRAISER:VALIDATION', message: 'Fundraiser Validation Unsuccessful' });
-    expect(response.json().error.cause).toMatch(cause);
-  });
+  ])(
+    'fundraiser %s not enrolled with the channel → 400 Fundraiser Validation Unsuccessful',
+    async (fundraiserId, cause) => {
+      const response = await t.post('/donations', donationBody({ fundraiserId }));
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatchObject({
+        code: 'FUNDRAISER:VALIDATION',
+        message: 'Fundraiser Validation Unsuccessful',
+      });
+      expect(response.json().error.cause).toMatch(cause);
+    },
+  );
 
   it('refuses a body channel the partner was not issued (401)', async () => {
     const response = await t.post('/donations', donationBody({ channel: 'Registration Integration' }));
@@ -144,7 +182,12 @@ describe('idempotency (DESIGN.md §10)', () => {
 
   it('key order does not make a retry look different', async () => {
     const body = donationBody();
-    const reordered = { transaction: body.transaction, sourceMetadata: body.sourceMetadata, donor: body.donor, source: body.source };
+    const reordered = {
+      transaction: body.transaction,
+      sourceMetadata: body.sourceMetadata,
+      donor: body.donor,
+      source: body.source,
+    };
     const first = await t.post('/donations', body);
     const retry = await t.post('/donations', reordered);
     expect(retry.json().data.items.donationReferenceId).toBe(first.json().data.items.donationReferenceId);
@@ -188,7 +231,9 @@ describe('idempotency (DESIGN.md §10)', () => {
   it('concurrent requests with one Idempotency-Key create one donation', async () => {
     const body = { ...donationBody(), transaction: { amount: '7.00' } };
     const key = randomUUID();
-    const responses = await Promise.all(Array.from({ length: 6 }, () => t.post('/donations', body, { headers: { 'idempotency-key': key } })));
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () => t.post('/donations', body, { headers: { 'idempotency-key': key } })),
+    );
     expect(new Set(responses.map((r) => r.json().data.items.donationReferenceId)).size).toBe(1);
   });
 

@@ -12,7 +12,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 describe('X-Correlation-ID (DESIGN.md §3)', () => {
   it('is echoed in correlationId and as a response header', async () => {
     const id = '7d3c9a52-2f4e-4a8b-9c1d-0e5f6a7b8c9d';
-    const response = await t.get('/fundraisers', { correlationId: id, query: { channel: 'Storefront App', id: '10000001' } });
+    const response = await t.get('/fundraisers', {
+      correlationId: id,
+      query: { channel: 'Storefront App', id: '10000001' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().correlationId).toBe(id);
     expect(response.headers['x-correlation-id']).toBe(id);
@@ -26,7 +29,10 @@ describe('X-Correlation-ID (DESIGN.md §3)', () => {
   });
 
   it('when missing: 400 FUNDRAISER:VALIDATION naming the header, with a generated UUID', async () => {
-    const response = await t.get('/fundraisers', { correlationId: null, query: { channel: 'Storefront App', id: '10000001' } });
+    const response = await t.get('/fundraisers', {
+      correlationId: null,
+      query: { channel: 'Storefront App', id: '10000001' },
+    });
     expect(response.statusCode).toBe(400);
     const body = response.json();
     expect(body.error).toMatchObject({ code: 'FUNDRAISER:VALIDATION', cause: 'header X-Correlation-ID: is required' });
@@ -70,13 +76,17 @@ describe('envelopes (section 2)', () => {
   });
 
   it('routes live under BASE_PATH only', async () => {
-    const headers = { 'x-correlation-id': '7d3c9a52-2f4e-4a8b-9c1d-0e5f6a7b8c9d', client_id: t.storefront.clientId, client_secret: t.storefront.clientSecret };
+    const headers = {
+      'x-correlation-id': '7d3c9a52-2f4e-4a8b-9c1d-0e5f6a7b8c9d',
+      client_id: t.storefront.clientId,
+      client_secret: t.storefront.clientSecret,
+    };
     const response = await t.app.inject({ method: 'GET', url: '/ping', headers });
     expect(response.statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/v1/ping', headers })).statusCode).toBe(200);
   });
 
-  it('never leaks a stack trace or Fastify\'s default error body', async () => {
+  it("never leaks a stack trace or Fastify's default error body", async () => {
     const responses = await Promise.all([
       t.post('/donations', '{"broken', { headers: { 'content-type': 'application/json' } }),
       t.post('/donations', 'plain', { headers: { 'content-type': 'text/plain' } }),

@@ -7,7 +7,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const check = (id: string, channel = 'Storefront App', as?: TestApp['registration']) => t.get('/fundraisers', { query: { channel, id }, as });
+const check = (id: string, channel = 'Storefront App', as?: TestApp['registration']) =>
+  t.get('/fundraisers', { query: { channel, id }, as });
 
 describe('GET /fundraisers (section 4.4)', () => {
   it('returns the FundraiserSummary of an active enrolment', async () => {
@@ -15,7 +16,14 @@ describe('GET /fundraisers (section 4.4)', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
       method: '/fundraisers',
-      data: { items: { name: 'Riverside Junior Football Club', fundraiserId: '10000001', productEnrollmentId: 'PE-10000001-SF', status: 'Enrollment Validated' } },
+      data: {
+        items: {
+          name: 'Riverside Junior Football Club',
+          fundraiserId: '10000001',
+          productEnrollmentId: 'PE-10000001-SF',
+          status: 'Enrollment Validated',
+        },
+      },
     });
   });
 
@@ -27,7 +35,7 @@ describe('GET /fundraisers (section 4.4)', () => {
     }
   });
 
-  it('finds a fundraiser enrolled in the other channel for that channel\'s partner', async () => {
+  it("finds a fundraiser enrolled in the other channel for that channel's partner", async () => {
     const response = await check('10000003', 'Registration Integration', t.registration);
     expect(response.statusCode).toBe(200);
   });

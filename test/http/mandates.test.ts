@@ -40,7 +40,14 @@ describe('POST /mandates (section 4.7, DESIGN.md §11)', () => {
   it('names every missing field', async () => {
     const response = await t.post('/mandates', { source: { channel: 'Storefront App' }, fundraiser: { email: 'x' } });
     const cause = response.json().error.cause as string;
-    for (const field of ['source.fundraiserId', 'fundraiser.firstName', 'fundraiser.lastName', 'fundraiser.email', 'paymentMethod']) expect(cause).toContain(field);
+    for (const field of [
+      'source.fundraiserId',
+      'fundraiser.firstName',
+      'fundraiser.lastName',
+      'fundraiser.email',
+      'paymentMethod',
+    ])
+      expect(cause).toContain(field);
   });
 
   it('needs an active enrolment', async () => {
@@ -54,7 +61,11 @@ describe('POST /mandates (section 4.7, DESIGN.md §11)', () => {
     const first = await t.post('/mandates', mandateBody(), { headers: { 'idempotency-key': key } });
     const again = await t.post('/mandates', mandateBody(), { headers: { 'idempotency-key': key } });
     expect(again.json().data.items).toEqual(first.json().data.items);
-    const rows = await t.db.selectFrom('mandates').select('id').where('id', '=', first.json().data.items.mandateId).execute();
+    const rows = await t.db
+      .selectFrom('mandates')
+      .select('id')
+      .where('id', '=', first.json().data.items.mandateId)
+      .execute();
     expect(rows).toHaveLength(1);
   });
 });
@@ -64,7 +75,10 @@ describe('GET /mandates (section 4.6)', () => {
     const { mandateId } = await createMandate();
     const response = await t.get('/mandates', { query: { id: mandateId } });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ method: '/mandates', data: { items: { mandateId, status: 'requires_payment_method', mandate: {} } } });
+    expect(response.json()).toMatchObject({
+      method: '/mandates',
+      data: { items: { mandateId, status: 'requires_payment_method', mandate: {} } },
+    });
   });
 
   it('is succeeded with acceptedAt, au_becs_debit and url once confirmed with the succeeding test account', async () => {
@@ -85,7 +99,11 @@ describe('GET /mandates (section 4.6)', () => {
   it('stays requires_payment_method with {} when the failing test account is used', async () => {
     const { mandateId } = await createMandate();
     const confirmed = await confirm(mandateId, '111111113');
-    expect(confirmed.json().data.items).toMatchObject({ status: 'requires_payment_method', mandate: {}, lastSetupError: 'account_closed' });
+    expect(confirmed.json().data.items).toMatchObject({
+      status: 'requires_payment_method',
+      mandate: {},
+      lastSetupError: 'account_closed',
+    });
     const response = await t.get('/mandates', { query: { id: mandateId } });
     expect(response.json().data.items).toEqual({ mandateId, status: 'requires_payment_method', mandate: {} });
   });
@@ -96,14 +114,16 @@ describe('GET /mandates (section 4.6)', () => {
     expect((await t.get('/mandates', { query: { id: mandateId } })).json().data.items.status).toBe('succeeded');
   });
 
-  it('another partner\'s mandate answers exactly like an unknown id: 404', async () => {
+  it("another partner's mandate answers exactly like an unknown id: 404", async () => {
     const { mandateId } = await createMandate();
     const foreign = await t.get('/mandates', { query: { id: mandateId }, as: t.registration });
     const unknown = await t.get('/mandates', { query: { id: 'seti_doesnotexist' }, as: t.registration });
     expect(foreign.statusCode).toBe(404);
     expect(unknown.statusCode).toBe(404);
     expect(foreign.json().error.code).toBe('FUNDRAISER:NOT_FOUND');
-    expect(foreign.json().error.cause?.replace(mandateId, 'X')).toBe(unknown.json().error.cause?.replace('seti_doesnotexist', 'X'));
+    expect(foreign.json().error.cause?.replace(mandateId, 'X')).toBe(
+      unknown.json().error.cause?.replace('seti_doesnotexist', 'X'),
+    );
     expect((await confirm(mandateId, '000123456', t.registration)).statusCode).toBe(404);
   });
 

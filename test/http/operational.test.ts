@@ -11,7 +11,9 @@ describe('operational endpoints (sections 4.1–4.3, DESIGN.md §16)', () => {
   it('GET /health is a health document, not an envelope', async () => {
     const response = await t.get('/health');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ serviceHealth: { name: 'fundraiser-partner-api', version: '1.0.0', serviceType: 'http', status: 'UP' } });
+    expect(response.json()).toEqual({
+      serviceHealth: { name: 'fundraiser-partner-api', version: '1.0.0', serviceType: 'http', status: 'UP' },
+    });
   });
 
   it('GET /ping answers Ok', async () => {
@@ -40,12 +42,23 @@ describe('OpenAPI 3.1 document', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.servers[0].url).toBe('/v1');
     for (const [path, method] of [
-      ['/health', 'get'], ['/ping', 'get'], ['/info', 'get'], ['/fundraisers', 'get'], ['/donations', 'post'],
-      ['/mandates', 'get'], ['/mandates', 'post'], ['/remittances', 'post'], ['/accounts/{id}', 'get'],
+      ['/health', 'get'],
+      ['/ping', 'get'],
+      ['/info', 'get'],
+      ['/fundraisers', 'get'],
+      ['/donations', 'post'],
+      ['/mandates', 'get'],
+      ['/mandates', 'post'],
+      ['/remittances', 'post'],
+      ['/accounts/{id}', 'get'],
     ] as const) {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     }
-    expect(doc.components.securitySchemes.clientSecret).toMatchObject({ type: 'apiKey', in: 'header', name: 'client_secret' });
+    expect(doc.components.securitySchemes.clientSecret).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'client_secret',
+    });
     const donation = doc.paths['/donations'].post.requestBody.content['application/json'].schema;
     expect(donation.required).toEqual(expect.arrayContaining(['source', 'donor', 'transaction']));
   });

@@ -15,7 +15,12 @@ describe.runIf(process.env.TEST_REDIS_URL)('quotas counted in Redis', () => {
     first = await startTestApp({ env: { REDIS_URL: process.env.TEST_REDIS_URL! } });
     // A second instance on the same database and the same Redis.
     second = await buildApp({ config: first.config, database: first.database, logger: false });
-    const partner = await insertPartner(first.db, { name: `Redis quota ${randomUUID()}`, channels: ['Storefront App'], quotaLimit: 3, quotaWindowSeconds: 3600 });
+    const partner = await insertPartner(first.db, {
+      name: `Redis quota ${randomUUID()}`,
+      channels: ['Storefront App'],
+      quotaLimit: 3,
+      quotaWindowSeconds: 3600,
+    });
     limited = await issueCredential(first.db, partner.id, 'sit');
   });
   afterAll(async () => {
@@ -24,7 +29,11 @@ describe.runIf(process.env.TEST_REDIS_URL)('quotas counted in Redis', () => {
   });
 
   const ping = (app: App) =>
-    app.inject({ method: 'GET', url: '/v1/ping', headers: { 'x-correlation-id': randomUUID(), client_id: limited.clientId, client_secret: limited.clientSecret } });
+    app.inject({
+      method: 'GET',
+      url: '/v1/ping',
+      headers: { 'x-correlation-id': randomUUID(), client_id: limited.clientId, client_secret: limited.clientSecret },
+    });
 
   it('shares one exact count between instances', async () => {
     expect((await ping(first.app)).headers['x-ratelimit-remaining']).toBe('2');

@@ -7,7 +7,12 @@ let t: TestApp;
 let limited: Caller;
 beforeAll(async () => {
   t = await startTestApp();
-  const partner = await insertPartner(t.db, { name: 'Tiny quota partner', channels: ['Storefront App'], quotaLimit: 3, quotaWindowSeconds: 3600 });
+  const partner = await insertPartner(t.db, {
+    name: 'Tiny quota partner',
+    channels: ['Storefront App'],
+    quotaLimit: 3,
+    quotaWindowSeconds: 3600,
+  });
   limited = await issueCredential(t.db, partner.id, 'sit');
 });
 afterAll(async () => t.close());
@@ -23,7 +28,10 @@ describe('per-partner quota (section 8, DESIGN.md §15)', () => {
     await t.get('/info', { as: limited });
     const refused = await t.get('/ping', { as: limited });
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toMatchObject({ method: '/ping', error: { code: 'FUNDRAISER:RATE_LIMIT', message: 'Request quota exhausted' } });
+    expect(refused.json()).toMatchObject({
+      method: '/ping',
+      error: { code: 'FUNDRAISER:RATE_LIMIT', message: 'Request quota exhausted' },
+    });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
   });
@@ -37,8 +45,35 @@ describe('per-partner quota (section 8, DESIGN.md §15)', () => {
   });
 
   it('is shared through the database, so every instance sees the same count', async () => {
-    await t.app.quotaStore.sync();
-    const row = await t.db.selectFrom('quota_counters').innerJoin('partners', 'partners.id', 'quota_counters.partner_id').select('count').where('partners.name', '=', 'Tiny quota partner').executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('quota_counters')
+      .innerJoin('partners', 'partners.id', 'quota_counters.partner_id')
+      .select('count')
+      .where('partners.name', '=', 'Tiny quota partner')
+      .executeTakeFirstOrThrow();
     expect(row.count).toBe(4);
+  });
+
+  it('stays exact under a burst: concurrent checks added together still get one count each', async () => {
+    const partner = await insertPartner(t.db, {
+      name: 'Burst partner',
+      channels: ['Storefront App'],
+      quotaLimit: 25,
+      quotaWindowSeconds: 3600,
+    });
+    const burst = await issueCredential(t.db, partner.id, 'sit');
+    const answers = await Promise.all(Array.from({ length: 40 }, () => t.get('/ping', { as: burst })));
+    const accepted = answers.filter((a) => a.statusCode === 200);
+    expect(accepted).toHaveLength(25);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(15);
+    // Every accepted check saw a different count: 24 … 0 remaining, each once.
+    const remaining = accepted.map((a) => Number(a.headers['x-ratelimit-remaining'])).sort((a, b) => a - b);
+    expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    const row = await t.db
+      .selectFrom('quota_counters')
+      .select('count')
+      .where('partner_id', '=', partner.id)
+      .executeTakeFirstOrThrow();
+    expect(row.count).toBe(40);
   });
 });

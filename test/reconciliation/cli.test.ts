@@ -28,9 +28,14 @@ beforeAll(async () => {
     { bankReferenceId: 'BANK-CLI-3', amount: 1, donationIds: ['DON-NOWHERE'] },
   ]);
   // Another partner naming a Storefront donation: foreign_donation for them.
-  batches.other = await postBatch(t, [{ bankReferenceId: 'BANK-CLI-R', amount: 10, donationIds: [settledDonation] }], { channel: 'Registration Integration', as: t.registration });
+  batches.other = await postBatch(t, [{ bankReferenceId: 'BANK-CLI-R', amount: 10, donationIds: [settledDonation] }], {
+    channel: 'Registration Integration',
+    as: t.registration,
+  });
   await t.reconcile();
-  batches.pending = await postBatch(t, [{ bankReferenceId: bankReference(), amount: 4, donationIds: [await donate(t, '4.00')] }]);
+  batches.pending = await postBatch(t, [
+    { bankReferenceId: bankReference(), amount: 4, donationIds: [await donate(t, '4.00')] },
+  ]);
 });
 afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
@@ -40,10 +45,26 @@ afterAll(async () => {
 describe('remittances list / show', () => {
   it('lists batches newest first, filtered by partner, status and date', async () => {
     const all = await ok(run, 'remittances', 'list');
-    expect(all.map((b: { batchId: string }) => b.batchId)).toEqual([batches.pending, batches.other, batches.reconciled]);
-    expect(all[2]).toMatchObject({ partnerName: STOREFRONT, status: 'completed_with_exceptions', entries: 3, totalAud: '13.50', exceptions: 2, attempts: 1, outcomeCounts: { matched: 1, amount_mismatch: 1, unknown_donation: 1 } });
-    expect((await ok(run, 'remittances', 'list', '--partner', STOREFRONT)).map((b: { batchId: string }) => b.batchId)).toEqual([batches.pending, batches.reconciled]);
-    expect((await ok(run, 'remittances', 'list', '--status', 'accepted')).map((b: { batchId: string }) => b.batchId)).toEqual([batches.pending]);
+    expect(all.map((b: { batchId: string }) => b.batchId)).toEqual([
+      batches.pending,
+      batches.other,
+      batches.reconciled,
+    ]);
+    expect(all[2]).toMatchObject({
+      partnerName: STOREFRONT,
+      status: 'completed_with_exceptions',
+      entries: 3,
+      totalAud: '13.50',
+      exceptions: 2,
+      attempts: 1,
+      outcomeCounts: { matched: 1, amount_mismatch: 1, unknown_donation: 1 },
+    });
+    expect(
+      (await ok(run, 'remittances', 'list', '--partner', STOREFRONT)).map((b: { batchId: string }) => b.batchId),
+    ).toEqual([batches.pending, batches.reconciled]);
+    expect(
+      (await ok(run, 'remittances', 'list', '--status', 'accepted')).map((b: { batchId: string }) => b.batchId),
+    ).toEqual([batches.pending]);
     expect(await ok(run, 'remittances', 'list', '--from', '2999-01-01')).toEqual([]);
     const wrong = await run('remittances', 'list', '--status', 'done');
     expect(wrong.code).toBe(2);
@@ -52,8 +73,17 @@ describe('remittances list / show', () => {
 
   it('shows a batch with its counts, jobs and the outcome of each entry', async () => {
     const detail = await ok(run, 'remittances', 'show', batches.reconciled);
-    expect(detail).toMatchObject({ batchId: batches.reconciled, status: 'completed_with_exceptions', counts: { entries: 3, matched: 1, exceptions: 2 }, jobs: { completed: 1 } });
-    expect(detail.entries.map((e: { outcome: string }) => e.outcome)).toEqual(['matched', 'amount_mismatch', 'unknown_donation']);
+    expect(detail).toMatchObject({
+      batchId: batches.reconciled,
+      status: 'completed_with_exceptions',
+      counts: { entries: 3, matched: 1, exceptions: 2 },
+      jobs: { completed: 1 },
+    });
+    expect(detail.entries.map((e: { outcome: string }) => e.outcome)).toEqual([
+      'matched',
+      'amount_mismatch',
+      'unknown_donation',
+    ]);
     const exceptionsOnly = await ok(run, 'remittances', 'show', batches.reconciled, '--exceptions');
     expect(exceptionsOnly.entries.map((e: { index: number }) => e.index)).toEqual([1, 2]);
     const text = await run('remittances', 'show', batches.reconciled);
@@ -80,25 +110,48 @@ describe('remittances exceptions / export', () => {
       ['BANK-CLI-2', 'amount_mismatch'],
       ['BANK-CLI-3', 'unknown_donation'],
     ]);
-    const unknown = await ok(run, 'remittances', 'exceptions', '--outcome', 'unknown_donation', '--partner', STOREFRONT);
+    const unknown = await ok(
+      run,
+      'remittances',
+      'exceptions',
+      '--outcome',
+      'unknown_donation',
+      '--partner',
+      STOREFRONT,
+    );
     expect(unknown).toHaveLength(1);
-    expect(unknown[0]).toMatchObject({ batchId: batches.reconciled, index: 2, amountAud: '1.00', donationIds: ['DON-NOWHERE'], detail: 'Unknown donation ids: DON-NOWHERE.' });
+    expect(unknown[0]).toMatchObject({
+      batchId: batches.reconciled,
+      index: 2,
+      amountAud: '1.00',
+      donationIds: ['DON-NOWHERE'],
+      detail: 'Unknown donation ids: DON-NOWHERE.',
+    });
   });
 
   it('exports a batch as CSV to stdout, and exceptions as JSON to a file', async () => {
     const csv = await run('remittances', 'export', '--batch', batches.reconciled);
     expect(csv.code).toBe(0);
-    const lines = csv.stdout.trim().split('\n');
-    expect(lines[0]).toBe('batchId,receivedAt,partner,environment,fundraiserId,batchStatus,index,bankReferenceId,amountAud,donationIds,outcome,detail');
+    // Exactly the partner's file (GET /remittances/{batchId} with Accept: text/csv): the same code writes it.
+    const lines = csv.stdout.trim().split('\r\n');
+    expect(lines[0]).toBe('index,bankReferenceId,amount,donationIds,outcome,detail');
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toContain(`,0,BANK-CLI-1,10.00,${settledDonation},matched,"Settled 1 donation, 10.00 AUD."`);
+    expect(lines[1]).toBe(`0,BANK-CLI-1,10.00,${settledDonation},matched,"Settled 1 donation, 10.00 AUD."`);
+    const across = await run('remittances', 'export', '--partner', STOREFRONT, '--exceptions');
+    expect(across.stdout.split('\r\n')[0]).toBe(
+      'batchId,receivedAt,partner,environment,fundraiserId,batchStatus,index,bankReferenceId,amount,donationIds,outcome,detail',
+    );
 
     const file = join(workDir, 'exceptions.json');
     const exported = await run('remittances', 'export', '--exceptions', '--format', 'json', '--output', file);
     expect(exported.code).toBe(0);
     expect(exported.stderr).toContain(`Wrote 3 entries to ${file}`);
     const rows = JSON.parse(readFileSync(file, 'utf8'));
-    expect(rows.map((r: { outcome: string }) => r.outcome)).toEqual(['foreign_donation', 'amount_mismatch', 'unknown_donation']);
+    expect(rows.map((r: { outcome: string }) => r.outcome)).toEqual([
+      'foreign_donation',
+      'amount_mismatch',
+      'unknown_donation',
+    ]);
   });
 });
 
@@ -121,7 +174,11 @@ describe('remittances retry / queue', () => {
     const [entry] = await ok(run, 'audit', 'list', '--action', 'remittance.retry');
     expect(entry).toMatchObject({ actor: 'ops-anna', action: 'remittance.retry', subject: batches.pending });
     await t.reconcile();
-    expect(await ok(run, 'remittances', 'show', batches.pending)).toMatchObject({ status: 'completed', deadLetteredAt: null, attempts: 7 });
+    expect(await ok(run, 'remittances', 'show', batches.pending)).toMatchObject({
+      status: 'completed',
+      deadLetteredAt: null,
+      attempts: 7,
+    });
 
     const again = await run('remittances', 'retry', batches.pending);
     expect(again.code).toBe(1);
@@ -132,7 +189,13 @@ describe('remittances retry / queue', () => {
 describe('donations show: the settlement of a donation', () => {
   it('shows how a settled donation was settled, and says when one is not', async () => {
     const settled = await ok(run, 'donations', 'show', settledDonation);
-    expect(settled.settlement).toMatchObject({ bankReferenceId: 'BANK-CLI-1', batchId: batches.reconciled, entryIndex: 0, amountCents: 1000, amountAud: '10.00' });
+    expect(settled.settlement).toMatchObject({
+      bankReferenceId: 'BANK-CLI-1',
+      batchId: batches.reconciled,
+      entryIndex: 0,
+      amountCents: 1000,
+      amountAud: '10.00',
+    });
     const text = await run('donations', 'show', settledDonation);
     expect(text.stdout).toContain(`10.00 AUD by bank reference BANK-CLI-1 (batch ${batches.reconciled}, entry 0)`);
     const unsettled = await ok(run, 'donations', 'show', unsettledDonation);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countJobsByState, JobQueue } from '../../src/infrastructure/queue/job-queue.js';
+import { countJobsByState } from '../../src/infrastructure/queue/enqueue.js';
+import { JobQueue } from '../../src/infrastructure/queue/job-queue.js';
 import { RECONCILIATION_QUEUE } from '../../src/infrastructure/queue/queues.js';
 import { acceptRemittances } from '../../src/services/accept-remittances.js';
 import { enqueueReconciliation, enqueueReconciliationJob } from '../../src/services/reconciliation/enqueue.js';
@@ -25,20 +26,48 @@ describe('enqueued in the transaction that stores the batch', () => {
   it('every accepted batch has exactly one job; a refused batch has none', async () => {
     const batchId = await postBatch(t, [{ bankReferenceId: bankReference(), amount: 1, donationIds: ['DON-A'] }]);
     expect((await jobsOf(t.db, batchId)).map((j) => [j.name, j.state])).toEqual([[RECONCILIATION_QUEUE, 'created']]);
-    const refused = await t.post('/remittances', { ...batch([{ bankReferenceId: 'B', amount: 1, donationIds: ['D'] }]), source: { channel: 'Storefront App', fundraiserId: '10000004' } });
+    const refused = await t.post('/remittances', {
+      ...batch([{ bankReferenceId: 'B', amount: 1, donationIds: ['D'] }]),
+      source: { channel: 'Storefront App', fundraiserId: '10000004' },
+    });
     expect(refused.statusCode).toBe(406);
   });
 
   it('a transaction that rolls back after enqueuing leaves neither batch nor job', async () => {
-    const before = await t.db.selectFrom('remittance_batches').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.db
+      .selectFrom('remittance_batches')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const jobsBefore = await countJobsByState(t.db, RECONCILIATION_QUEUE);
-    const principal = { partnerId: (await t.db.selectFrom('credentials').select('partner_id').where('client_id', '=', t.storefront.clientId).executeTakeFirstOrThrow()).partner_id, partnerName: 'x', clientId: t.storefront.clientId, environment: 'sit', channels: new Set(['Storefront App']), quotaLimit: 1, quotaWindowSeconds: 1 };
-    const failing = acceptRemittances(t.db, batch([{ bankReferenceId: bankReference(), amount: 1, donationIds: ['D'] }]), { principal, correlationId: crypto.randomUUID(), idempotencyKey: undefined, isLive: false }, async (trx, batchId) => {
-      await enqueueReconciliation(trx, batchId);
-      throw new Error('something after the enqueue failed');
-    });
+    const principal = {
+      partnerId: (
+        await t.db
+          .selectFrom('credentials')
+          .select('partner_id')
+          .where('client_id', '=', t.storefront.clientId)
+          .executeTakeFirstOrThrow()
+      ).partner_id,
+      partnerName: 'x',
+      clientId: t.storefront.clientId,
+      environment: 'sit',
+      channels: new Set(['Storefront App']),
+      quotaLimit: 1,
+      quotaWindowSeconds: 1,
+    };
+    const failing = acceptRemittances(
+      t.db,
+      batch([{ bankReferenceId: bankReference(), amount: 1, donationIds: ['D'] }]),
+      { principal, correlationId: crypto.randomUUID(), idempotencyKey: undefined, isLive: false },
+      async (trx, batchId) => {
+        await enqueueReconciliation(trx, batchId);
+        throw new Error('something after the enqueue failed');
+      },
+    );
     await expect(failing).rejects.toThrow('something after the enqueue failed');
-    const after = await t.db.selectFrom('remittance_batches').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom('remittance_batches')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     expect(await countJobsByState(t.db, RECONCILIATION_QUEUE)).toEqual(jobsBefore);
   });
@@ -49,8 +78,10 @@ describe('replays of the same batch', () => {
     const a = await donate(t, '4.00');
     const body = batch([{ bankReferenceId: bankReference(), amount: 4, donationIds: [a] }]);
     const key = crypto.randomUUID();
-    const first = (await t.post('/remittances', body, { headers: { 'idempotency-key': key } })).json().data.items.batchId;
-    const again = (await t.post('/remittances', body, { headers: { 'idempotency-key': key } })).json().data.items.batchId;
+    const first = (await t.post('/remittances', body, { headers: { 'idempotency-key': key } })).json().data.items
+      .batchId;
+    const again = (await t.post('/remittances', body, { headers: { 'idempotency-key': key } })).json().data.items
+      .batchId;
     expect(again).toBe(first);
     expect(await jobsOf(t.db, first)).toHaveLength(1);
     await t.reconcile();
@@ -90,7 +121,11 @@ describe('replays of the same batch', () => {
     expect((await jobsOf(t.db, batchId)).map((j) => j.state)).toEqual(['completed', 'completed']);
     expect(await report(t, batchId)).toEqual(reportBefore);
     expect(await settlementsOf(t.db, [a])).toEqual(settled);
-    const row = await t.db.selectFrom('remittance_batches').select(['attempts']).where('id', '=', batchId).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('remittance_batches')
+      .select(['attempts'])
+      .where('id', '=', batchId)
+      .executeTakeFirstOrThrow();
     expect(row.attempts).toBe(1);
   });
 });
@@ -116,16 +151,31 @@ describe('failures: retried with backoff, then dead-lettered for an operator', (
     // The remaining attempts, without waiting: 1 + 5 retries, then the dead-letter queue.
     expect(await failing.runPending()).toBe(5);
     const jobs = await jobsOf(t.db, batchId);
-    expect(jobs.map((j) => [j.name, j.state])).toEqual([[RECONCILIATION_QUEUE, 'failed'], [`${RECONCILIATION_QUEUE}-dead-letter`, 'completed']]);
-    const stuck = await t.db.selectFrom('remittance_batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow();
-    expect(stuck).toMatchObject({ status: 'processing', attempts: 6, last_error: 'simulated failure after every write, before the commit' });
+    expect(jobs.map((j) => [j.name, j.state])).toEqual([
+      [RECONCILIATION_QUEUE, 'failed'],
+      [`${RECONCILIATION_QUEUE}-dead-letter`, 'completed'],
+    ]);
+    const stuck = await t.db
+      .selectFrom('remittance_batches')
+      .selectAll()
+      .where('id', '=', batchId)
+      .executeTakeFirstOrThrow();
+    expect(stuck).toMatchObject({
+      status: 'processing',
+      attempts: 6,
+      last_error: 'simulated failure after every write, before the commit',
+    });
     expect(stuck.dead_lettered_at).not.toBeNull();
     expect(await settlementsOf(t.db, [a])).toEqual([]);
     expect((await report(t, batchId)).counts.pending).toBe(1);
 
     await retryRemittanceBatch(ops(), batchId);
     await t.reconcile();
-    const done = await t.db.selectFrom('remittance_batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow();
+    const done = await t.db
+      .selectFrom('remittance_batches')
+      .selectAll()
+      .where('id', '=', batchId)
+      .executeTakeFirstOrThrow();
     expect(done).toMatchObject({ status: 'completed', attempts: 7, dead_lettered_at: null });
     expect(await settlementsOf(t.db, [a])).toHaveLength(1);
   });
@@ -139,10 +189,13 @@ describe('the polling worker', () => {
       const a = await donate(t, '9.00');
       const batchId = await postBatch(t, [{ bankReferenceId: bankReference(), amount: 9, donationIds: [a] }]);
       const { waitUntil } = await import('./support.js');
-      const done = await waitUntil(async () => {
-        const r = await report(t, batchId);
-        return r.status === 'completed' && r;
-      }, { what: 'the worker to reconcile the batch' });
+      const done = await waitUntil(
+        async () => {
+          const r = await report(t, batchId);
+          return r.status === 'completed' && r;
+        },
+        { what: 'the worker to reconcile the batch' },
+      );
       expect(outcomes(done)).toEqual(['matched']);
     } finally {
       await queue.stop();

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { connectDatabase, redactUrl, type Database } from '../../src/infrastructure/db/connect.js';
 import { migrate } from '../../src/infrastructure/db/migrate.js';
 import { insertRemittanceBatch } from '../../src/infrastructure/repositories/remittances.js';
-import { seedDemoData } from '../../src/infrastructure/seed/demo-data.js';
+import { seedDemoData } from '../../src/services/sandbox/demo-data.js';
 import { reconcileBatch } from '../../src/services/reconciliation/reconcile-batch.js';
 import { createScratchPostgresDatabase } from '../helpers/scratch-postgres.js';
 import { insertDonations, partnerOf } from './support.js';
@@ -35,12 +35,24 @@ async function main() {
       amountCents: 1250 * DONATIONS_PER_ENTRY,
       donationIds: donations.slice(i * DONATIONS_PER_ENTRY, (i + 1) * DONATIONS_PER_ENTRY),
     }));
-    const accountId = (await database.db.selectFrom('accounts').select('id').where('member_number', '=', '10000001').executeTakeFirstOrThrow()).id;
+    const accountId = (
+      await database.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('member_number', '=', '10000001')
+        .executeTakeFirstOrThrow()
+    ).id;
     const storeBatch = () =>
       database.db.transaction().execute((trx) =>
         insertRemittanceBatch(trx, {
-          partnerId: owner.partnerId, environment: owner.environment, channel: 'Storefront App', fundraiserId: '10000001',
-          accountId, requestHash: 'measure', correlationId: crypto.randomUUID(), entries,
+          partnerId: owner.partnerId,
+          environment: owner.environment,
+          channel: 'Storefront App',
+          fundraiserId: '10000001',
+          accountId,
+          requestHash: 'measure',
+          correlationId: crypto.randomUUID(),
+          entries,
         }),
       );
 
@@ -49,15 +61,26 @@ async function main() {
     const again = await storeBatch();
     const replayMs = await timed(() => reconcileBatch(database.db, again));
     const rerunMs = await timed(() => reconcileBatch(database.db, first));
-    const settled = await database.db.selectFrom('donation_settlements').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const statuses = await database.db.selectFrom('remittance_batches').select(['status', 'exception_count']).where('id', 'in', [first, again]).execute();
+    const settled = await database.db
+      .selectFrom('donation_settlements')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const statuses = await database.db
+      .selectFrom('remittance_batches')
+      .select(['status', 'exception_count'])
+      .where('id', 'in', [first, again])
+      .execute();
 
     console.log(`database: ${target.location}`);
-    console.log(`batch: ${ENTRIES.toLocaleString('en-US')} entries covering ${(ENTRIES * DONATIONS_PER_ENTRY).toLocaleString('en-US')} donations`);
+    console.log(
+      `batch: ${ENTRIES.toLocaleString('en-US')} entries covering ${(ENTRIES * DONATIONS_PER_ENTRY).toLocaleString('en-US')} donations`,
+    );
     console.log(`reconcile (every entry matched):        ${firstMs} ms`);
     console.log(`same batch posted again (all no-ops):   ${replayMs} ms`);
     console.log(`job of the completed batch run again:   ${rerunMs} ms`);
-    console.log(`settlements: ${Number(settled.n)}; statuses: ${statuses.map((s) => `${s.status} (${s.exception_count} exceptions)`).join(', ')}`);
+    console.log(
+      `settlements: ${Number(settled.n)}; statuses: ${statuses.map((s) => `${s.status} (${s.exception_count} exceptions)`).join(', ')}`,
+    );
   } finally {
     await database.close();
     await target.drop();
@@ -70,10 +93,16 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return Math.round(performance.now() - started);
 }
 
-async function freshDatabase(serverUrl: string | undefined): Promise<{ database: Database; location: string; drop(): Promise<void> }> {
+async function freshDatabase(
+  serverUrl: string | undefined,
+): Promise<{ database: Database; location: string; drop(): Promise<void> }> {
   if (!serverUrl) {
     const dataDir = mkdtempSync(join(tmpdir(), 'fx-measure-'));
-    return { database: await connectDatabase({ dataDir }), location: `embedded PGlite in ${dataDir}`, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      database: await connectDatabase({ dataDir }),
+      location: `embedded PGlite in ${dataDir}`,
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const scratch = await createScratchPostgresDatabase(serverUrl, 'fx_measure');
   return {

@@ -8,6 +8,17 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+/** The outcomes stored for operators (the CLI reads these), in entry order. */
+async function storedOutcomes(batchId: string) {
+  const rows = await t.db
+    .selectFrom('remittance_entries')
+    .select('outcome')
+    .where('batch_id', '=', batchId)
+    .orderBy('position')
+    .execute();
+  return rows.map((row) => row.outcome);
+}
+
 /** Posts one batch, runs the waiting reconciliation jobs, returns the partner's report. */
 async function reconcile(entries: Parameters<typeof postBatch>[1], options?: Parameters<typeof postBatch>[2]) {
   const batchId = await postBatch(t, entries, options);
@@ -23,10 +34,21 @@ describe('reconciliation outcomes, one per entry (issue 4)', () => {
     const before = Date.now();
     const r = await reconcile([{ bankReferenceId: ref, amount: 25.5, donationIds: [a, b] }]);
     expect(r.status).toBe('completed');
-    expect(r.entries[0]).toMatchObject({ index: 0, outcome: 'matched', bankReferenceId: ref, amount: 25.5, donationIds: [a, b] });
+    expect(r.entries[0]).toMatchObject({
+      index: 0,
+      outcome: 'matched',
+      bankReferenceId: ref,
+      amount: 25.5,
+      donationIds: [a, b],
+    });
     const settled = await settlementsOf(t.db, [a, b]);
-    expect(settled.map((s) => [s.donation_reference_id, s.bank_reference_id, Number(s.amount_cents), s.batch_id])).toEqual(
-      [[a, ref, 1000, r.batchId], [b, ref, 1550, r.batchId]].sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+    expect(
+      settled.map((s) => [s.donation_reference_id, s.bank_reference_id, Number(s.amount_cents), s.batch_id]),
+    ).toEqual(
+      [
+        [a, ref, 1000, r.batchId],
+        [b, ref, 1550, r.batchId],
+      ].sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
     );
     for (const s of settled) expect(new Date(s.settled_at).getTime()).toBeGreaterThanOrEqual(before - 5000);
   });
@@ -36,7 +58,7 @@ describe('reconciliation outcomes, one per entry (issue 4)', () => {
     const r = await reconcile([{ bankReferenceId: bankReference(), amount: 10.01, donationIds: [a] }]);
     expect(r.status).toBe('completed_with_exceptions');
     expect(r.entries[0]!.outcome).toBe('amount_mismatch');
-    expect(r.entries[0]!.detail).toContain('10.01 AUD differs from the donations\' total 10.00 AUD');
+    expect(r.entries[0]!.detail).toContain("10.01 AUD differs from the donations' total 10.00 AUD");
     expect(await settlementsOf(t.db, [a])).toEqual([]);
   });
 
@@ -50,7 +72,9 @@ describe('reconciliation outcomes, one per entry (issue 4)', () => {
 
   it('unknown_donation: an id that names no donation at all', async () => {
     const a = await donate(t, '5.00');
-    const r = await reconcile([{ bankReferenceId: bankReference(), amount: 5, donationIds: [a, 'DON-DOES-NOT-EXIST'] }]);
+    const r = await reconcile([
+      { bankReferenceId: bankReference(), amount: 5, donationIds: [a, 'DON-DOES-NOT-EXIST'] },
+    ]);
     expect(r.entries[0]!.outcome).toBe('unknown_donation');
     expect(r.entries[0]!.detail).toContain('DON-DOES-NOT-EXIST');
     expect(await settlementsOf(t.db, [a])).toEqual([]);
@@ -59,12 +83,25 @@ describe('reconciliation outcomes, one per entry (issue 4)', () => {
   it("foreign_donation: another partner's donation, or one of another environment", async () => {
     const theirs = await donate(t, '7.00', { channel: 'Registration Integration', as: t.registration });
     const otherEnvironment = await donate(t, '8.00');
-    await t.db.updateTable('donations').set({ environment: 'uat' }).where('reference_id', '=', otherEnvironment).execute();
+    await t.db
+      .updateTable('donations')
+      .set({ environment: 'uat' })
+      .where('reference_id', '=', otherEnvironment)
+      .execute();
     const r = await reconcile([
       { bankReferenceId: bankReference(), amount: 7, donationIds: [theirs] },
       { bankReferenceId: bankReference(), amount: 8, donationIds: [otherEnvironment] },
+      { bankReferenceId: bankReference(), amount: 9, donationIds: ['DON-NO-SUCH-ID'] },
     ]);
-    expect(outcomes(r)).toEqual(['foreign_donation', 'foreign_donation']);
+    // Operators see the difference; the partner reads another's donation exactly as an unknown id (issue 10).
+    expect(await storedOutcomes(r.batchId)).toEqual(['foreign_donation', 'foreign_donation', 'unknown_donation']);
+    expect(outcomes(r)).toEqual(['unknown_donation', 'unknown_donation', 'unknown_donation']);
+    expect(r.entries.map((e) => e.detail)).toEqual([
+      `Unknown donation ids: ${theirs}.`,
+      `Unknown donation ids: ${otherEnvironment}.`,
+      'Unknown donation ids: DON-NO-SUCH-ID.',
+    ]);
+    expect(r.counts.byOutcome).toMatchObject({ unknown_donation: 3, foreign_donation: 0 });
     expect(await settlementsOf(t.db, [theirs, otherEnvironment])).toEqual([]);
   });
 
@@ -108,7 +145,9 @@ describe('reconciliation outcomes, one per entry (issue 4)', () => {
   it('an entry that failed does not hold its bank reference: corrected and posted again, it matches', async () => {
     const a = await donate(t, '9.00');
     const ref = bankReference();
-    expect(outcomes(await reconcile([{ bankReferenceId: ref, amount: 9.9, donationIds: [a] }]))).toEqual(['amount_mismatch']);
+    expect(outcomes(await reconcile([{ bankReferenceId: ref, amount: 9.9, donationIds: [a] }]))).toEqual([
+      'amount_mismatch',
+    ]);
     expect(outcomes(await reconcile([{ bankReferenceId: ref, amount: 9, donationIds: [a] }]))).toEqual(['matched']);
   });
 });
@@ -127,8 +166,28 @@ describe('several problems on one entry: precedence (docs/reconciliation.md)', (
       { bankReferenceId: bankReference(), amount: 1, donationIds: [mine, settled] },
       { bankReferenceId: ref, amount: 1, donationIds: ['DON-NOPE'] },
     ]);
-    expect(outcomes(r)).toEqual(['unknown_donation', 'foreign_donation', 'already_settled', 'duplicate_bank_reference']);
-    expect(r.entries[0]!.detail).toMatch(/Unknown donation ids: DON-NOPE\. Donations of another partner or environment: .+\. Already settled by another bank reference: .+\./);
+    expect(await storedOutcomes(r.batchId)).toEqual([
+      'unknown_donation',
+      'foreign_donation',
+      'already_settled',
+      'duplicate_bank_reference',
+    ]);
+    // The partner's report: another partner's donation is one more unknown id.
+    expect(outcomes(r)).toEqual([
+      'unknown_donation',
+      'unknown_donation',
+      'already_settled',
+      'duplicate_bank_reference',
+    ]);
+    const unknownIds = (ids: string[]) => [...ids].sort().join(', ');
+    expect(r.entries[0]!.detail).toMatch(
+      new RegExp(
+        `^Unknown donation ids: ${unknownIds(['DON-NOPE', theirs])}\\. Already settled by another bank reference: .+\\.$`,
+      ),
+    );
+    expect(r.entries[1]!.detail).toMatch(
+      new RegExp(`^Unknown donation ids: ${theirs}\\. Already settled by another bank reference: .+\\.$`),
+    );
     expect(r.entries[2]!.detail).toContain('Already settled');
     expect(r.entries[2]!.detail).toContain('differs from the donations');
   });
@@ -136,7 +195,12 @@ describe('several problems on one entry: precedence (docs/reconciliation.md)', (
 
 describe('mixed batches', () => {
   it('decides every entry, counts the outcomes and ends completed_with_exceptions', async () => {
-    const [a, b, c, d] = [await donate(t, '10.00'), await donate(t, '20.00'), await donate(t, '30.00'), await donate(t, '40.00')];
+    const [a, b, c, d] = [
+      await donate(t, '10.00'),
+      await donate(t, '20.00'),
+      await donate(t, '30.00'),
+      await donate(t, '40.00'),
+    ];
     const refA = bankReference();
     const r = await reconcile([
       { bankReferenceId: refA, amount: 10, donationIds: [a] },
@@ -147,18 +211,37 @@ describe('mixed batches', () => {
       { bankReferenceId: refA, amount: 10, donationIds: [a] },
       { bankReferenceId: bankReference(), amount: 1, donationIds: ['DON-MISSING'] },
     ]);
-    expect(outcomes(r)).toEqual(['matched', 'matched', 'amount_mismatch', 'already_settled', 'duplicate_bank_reference', 'matched', 'unknown_donation']);
+    expect(outcomes(r)).toEqual([
+      'matched',
+      'matched',
+      'amount_mismatch',
+      'already_settled',
+      'duplicate_bank_reference',
+      'matched',
+      'unknown_donation',
+    ]);
     expect(r.status).toBe('completed_with_exceptions');
     expect(r.counts).toEqual({
       entries: 7,
       pending: 0,
       matched: 3,
       exceptions: 4,
-      byOutcome: { matched: 3, amount_mismatch: 1, unknown_donation: 1, foreign_donation: 0, already_settled: 1, duplicate_bank_reference: 1 },
+      byOutcome: {
+        matched: 3,
+        amount_mismatch: 1,
+        unknown_donation: 1,
+        foreign_donation: 0,
+        already_settled: 1,
+        duplicate_bank_reference: 1,
+      },
     });
     expect(r.entries[3]!.detail).toContain('by BANK-');
     expect(r.entries[5]!.detail).toContain('Already reconciled as entry 0 of this batch');
-    const batch = await t.db.selectFrom('remittance_batches').selectAll().where('id', '=', r.batchId).executeTakeFirstOrThrow();
+    const batch = await t.db
+      .selectFrom('remittance_batches')
+      .selectAll()
+      .where('id', '=', r.batchId)
+      .executeTakeFirstOrThrow();
     expect(batch).toMatchObject({ status: 'completed_with_exceptions', exception_count: 4, attempts: 1 });
     expect(batch.outcome_counts).toMatchObject({ matched: 3, amount_mismatch: 1 });
     expect(batch.started_at).not.toBeNull();

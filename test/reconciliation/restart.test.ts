@@ -27,10 +27,29 @@ describe('a restart with batches still queued (issue 4)', () => {
       try {
         expect((await jobsOf(after.db, first)).map((j) => j.state)).toEqual(['created']);
         await new ReconciliationWorker(queue, after, { pollingIntervalSeconds: 0.5 }).start();
-        const statusOf = async (id: string) => (await after.db.selectFrom('remittance_batches').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
-        await waitUntil(async () => (await statusOf(first)) === 'completed' && (await statusOf(second)) === 'completed_with_exceptions', { what: 'both queued batches to be reconciled' });
-        const outcomes = await after.db.selectFrom('remittance_entries').select(['batch_id', 'position', 'outcome']).where('batch_id', 'in', [first, second]).execute();
-        const byBatch = (id: string) => outcomes.filter((o) => o.batch_id === id).sort((x, y) => x.position - y.position).map((o) => o.outcome);
+        const statusOf = async (id: string) =>
+          (
+            await after.db
+              .selectFrom('remittance_batches')
+              .select('status')
+              .where('id', '=', id)
+              .executeTakeFirstOrThrow()
+          ).status;
+        await waitUntil(
+          async () =>
+            (await statusOf(first)) === 'completed' && (await statusOf(second)) === 'completed_with_exceptions',
+          { what: 'both queued batches to be reconciled' },
+        );
+        const outcomes = await after.db
+          .selectFrom('remittance_entries')
+          .select(['batch_id', 'position', 'outcome'])
+          .where('batch_id', 'in', [first, second])
+          .execute();
+        const byBatch = (id: string) =>
+          outcomes
+            .filter((o) => o.batch_id === id)
+            .sort((x, y) => x.position - y.position)
+            .map((o) => o.outcome);
         expect(byBatch(first)).toEqual(['matched']);
         expect(byBatch(second)).toEqual(['matched', 'already_settled']);
       } finally {

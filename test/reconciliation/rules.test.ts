@@ -1,9 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { countOutcomes, reconcileEntries, type BankReferenceClaim, type DonationFacts } from '../../src/domain/reconciliation.js';
+import {
+  countOutcomes,
+  reconcileEntries,
+  type BankReferenceClaim,
+  type DonationFacts,
+} from '../../src/domain/reconciliation.js';
 
-const own = (referenceId: string, amountCents: number | null, settledBy: string | null = null): DonationFacts => ({ donationId: `id-${referenceId}`, referenceId, own: true, amountCents, settledBy });
+const own = (referenceId: string, amountCents: number | null, settledBy: string | null = null): DonationFacts => ({
+  donationId: `id-${referenceId}`,
+  referenceId,
+  own: true,
+  amountCents,
+  settledBy,
+});
 const facts = (...list: DonationFacts[]) => new Map(list.map((d) => [d.referenceId, d]));
-const entry = (position: number, bankReferenceId: string, amountCents: number, donationIds: string[]) => ({ position, bankReferenceId, amountCents, donationIds });
+const entry = (position: number, bankReferenceId: string, amountCents: number, donationIds: string[]) => ({
+  position,
+  bankReferenceId,
+  amountCents,
+  donationIds,
+});
 
 describe('reconcileEntries (pure rules)', () => {
   it('decides in position order whatever order the entries come in: the first matching entry settles a shared donation', () => {
@@ -13,7 +29,10 @@ describe('reconcileEntries (pure rules)', () => {
       donations: facts(own('D1', 500)),
       claims: new Map(),
     });
-    expect(results.map((r) => [r.position, r.outcome])).toEqual([[0, 'matched'], [1, 'already_settled']]);
+    expect(results.map((r) => [r.position, r.outcome])).toEqual([
+      [0, 'matched'],
+      [1, 'already_settled'],
+    ]);
     expect(results[1]!.detail).toBe('Already settled by another bank reference: D1 (by R1).');
   });
 
@@ -29,13 +48,24 @@ describe('reconcileEntries (pure rules)', () => {
   });
 
   it('counts a donation listed twice in one entry once', () => {
-    const [result] = reconcileEntries({ batchId: 'B', entries: [entry(0, 'R1', 500, ['D1', 'D1'])], donations: facts(own('D1', 500)), claims: new Map() });
+    const [result] = reconcileEntries({
+      batchId: 'B',
+      entries: [entry(0, 'R1', 500, ['D1', 'D1'])],
+      donations: facts(own('D1', 500)),
+      claims: new Map(),
+    });
     expect(result!.outcome).toBe('matched');
     expect(result!.claim!.donationIds).toEqual(['D1']);
   });
 
   it('compares a replayed bank reference by amount and the set of donations', () => {
-    const claim: BankReferenceClaim = { bankReferenceId: 'R1', amountCents: 800, donationIds: ['D1', 'D2'], batchId: 'OLD', position: 3 };
+    const claim: BankReferenceClaim = {
+      bankReferenceId: 'R1',
+      amountCents: 800,
+      donationIds: ['D1', 'D2'],
+      batchId: 'OLD',
+      position: 3,
+    };
     const results = reconcileEntries({
       batchId: 'B',
       entries: [entry(0, 'R1', 800, ['D2', 'D1']), entry(1, 'R1', 800, ['D1']), entry(2, 'R1', 801, ['D1', 'D2'])],
@@ -45,18 +75,30 @@ describe('reconcileEntries (pure rules)', () => {
     expect(results.map((r) => r.outcome)).toEqual(['matched', 'duplicate_bank_reference', 'duplicate_bank_reference']);
     expect(results[0]!.settlements).toEqual([]);
     expect(results[0]!.claim).toBeUndefined();
-    expect(results[1]!.detail).toBe('Bank reference R1 was already reconciled as batch OLD, entry 3 with amount 8.00 AUD and donations D1, D2; this entry differs.');
+    expect(results[1]!.detail).toBe(
+      'Bank reference R1 was already reconciled as batch OLD, entry 3 with amount 8.00 AUD and donations D1, D2; this entry differs.',
+    );
   });
 
   it('treats a donation without an amount as an amount mismatch, even when the others add up', () => {
-    const [result] = reconcileEntries({ batchId: 'B', entries: [entry(0, 'R1', 500, ['D1', 'D2'])], donations: facts(own('D1', 500), own('D2', null)), claims: new Map() });
+    const [result] = reconcileEntries({
+      batchId: 'B',
+      entries: [entry(0, 'R1', 500, ['D1', 'D2'])],
+      donations: facts(own('D1', 500), own('D2', null)),
+      claims: new Map(),
+    });
     expect(result!.outcome).toBe('amount_mismatch');
     expect(result!.detail).toBe('Donations recorded without an amount cannot be reconciled: D2.');
   });
 
   it('counts every outcome, zero included', () => {
     expect(countOutcomes([{ outcome: 'matched' }, { outcome: 'matched' }, { outcome: 'foreign_donation' }])).toEqual({
-      matched: 2, amount_mismatch: 0, unknown_donation: 0, foreign_donation: 1, already_settled: 0, duplicate_bank_reference: 0,
+      matched: 2,
+      amount_mismatch: 0,
+      unknown_donation: 0,
+      foreign_donation: 1,
+      already_settled: 0,
+      duplicate_bank_reference: 0,
     });
   });
 });

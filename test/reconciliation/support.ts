@@ -10,8 +10,16 @@ import { createScratchPostgresDatabase } from '../helpers/scratch-postgres.js';
 import { donationBody, type CallOptions, type TestApp } from '../helpers/test-app.js';
 
 /** Records a donation for the caller (Storefront by default); `amount: null` records one without an amount. */
-export async function donate(t: TestApp, amount: string | null, options: { fundraiserId?: string; channel?: string; as?: CallOptions['as'] } = {}) {
-  const body = donationBody({ ...(amount === null ? {} : { amount }), fundraiserId: options.fundraiserId, channel: options.channel });
+export async function donate(
+  t: TestApp,
+  amount: string | null,
+  options: { fundraiserId?: string; channel?: string; as?: CallOptions['as'] } = {},
+) {
+  const body = donationBody({
+    ...(amount === null ? {} : { amount }),
+    fundraiserId: options.fundraiserId,
+    channel: options.channel,
+  });
   if (amount === null) delete (body.transaction as { amount?: string }).amount;
   const response = await t.post('/donations', body, { as: options.as });
   if (response.statusCode !== 200) throw new Error(`donation refused: ${response.body}`);
@@ -27,8 +35,15 @@ export interface Entry {
 export const bankReference = () => `BANK-${randomUUID().slice(0, 13)}`;
 
 /** Posts a batch and returns its id (202 expected). */
-export async function postBatch(t: TestApp, remittances: Entry[], options: { channel?: string; fundraiserId?: string; as?: CallOptions['as']; headers?: CallOptions['headers'] } = {}) {
-  const body = { source: { channel: options.channel ?? 'Storefront App', fundraiserId: options.fundraiserId ?? '10000001' }, remittances };
+export async function postBatch(
+  t: TestApp,
+  remittances: Entry[],
+  options: { channel?: string; fundraiserId?: string; as?: CallOptions['as']; headers?: CallOptions['headers'] } = {},
+) {
+  const body = {
+    source: { channel: options.channel ?? 'Storefront App', fundraiserId: options.fundraiserId ?? '10000001' },
+    remittances,
+  };
   const response = await t.post('/remittances', body, { as: options.as, headers: options.headers });
   if (response.statusCode !== 202) throw new Error(`batch refused: ${response.body}`);
   return response.json().data.items.batchId as string;
@@ -41,8 +56,21 @@ export async function report(t: TestApp, batchId: string, as?: CallOptions['as']
   return response.json().data.items as {
     batchId: string;
     status: string;
-    counts: { entries: number; pending: number; matched: number; exceptions: number; byOutcome: Record<string, number> };
-    entries: { index: number; bankReferenceId: string; amount: number; donationIds: string[]; outcome: string | null; detail: string | null }[];
+    counts: {
+      entries: number;
+      pending: number;
+      matched: number;
+      exceptions: number;
+      byOutcome: Record<string, number>;
+    };
+    entries: {
+      index: number;
+      bankReferenceId: string;
+      amount: number;
+      donationIds: string[];
+      outcome: string | null;
+      detail: string | null;
+    }[];
   };
 }
 
@@ -50,11 +78,19 @@ export const outcomes = (r: Awaited<ReturnType<typeof report>>) => r.entries.map
 
 export async function settlementsOf(db: Database['db'], referenceIds: string[]) {
   if (referenceIds.length === 0) return [];
-  return db.selectFrom('donation_settlements').selectAll().where('donation_reference_id', 'in', referenceIds).orderBy('donation_reference_id').execute();
+  return db
+    .selectFrom('donation_settlements')
+    .selectAll()
+    .where('donation_reference_id', 'in', referenceIds)
+    .orderBy('donation_reference_id')
+    .execute();
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function waitUntil<T>(check: () => Promise<T | undefined | false>, { timeoutMs = 15_000, intervalMs = 25, what = 'condition' } = {}): Promise<T> {
+export async function waitUntil<T>(
+  check: () => Promise<T | undefined | false>,
+  { timeoutMs = 15_000, intervalMs = 25, what = 'condition' } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -63,8 +99,6 @@ export async function waitUntil<T>(check: () => Promise<T | undefined | false>, 
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
-
-export const usingPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
 
 /**
  * A database that outlives the processes using it, for restart and crash tests: a fresh database on the
@@ -95,13 +129,17 @@ export async function createDurableDatabase() {
     dataDir: null,
     env: { DATABASE_URL: databaseUrl } as Record<string, string>,
     open: () => connectDatabase({ databaseUrl, poolMax: 5 }),
-    dispose: scratch.drop,
+    dispose: () => scratch.drop(),
   };
 }
 
 /** The partner behind a client id (for writing fixtures straight into the database). */
 export async function partnerOf(db: Database['db'], clientId: string) {
-  const row = await db.selectFrom('credentials').select(['partner_id', 'environment']).where('client_id', '=', clientId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('credentials')
+    .select(['partner_id', 'environment'])
+    .where('client_id', '=', clientId)
+    .executeTakeFirstOrThrow();
   return { partnerId: row.partner_id, environment: row.environment };
 }
 
@@ -109,7 +147,13 @@ export async function partnerOf(db: Database['db'], clientId: string) {
  * Inserts `count` donations of `amountCents` each for fundraiser 10000001 in one statement (HTTP would take
  * minutes for benchmark sizes) and returns their reference ids, in order.
  */
-export async function insertDonations(db: Database['db'], owner: { partnerId: string; environment: string }, count: number, amountCents: number, prefix = `DON-${randomBytes(3).toString('hex')}-`) {
+export async function insertDonations(
+  db: Database['db'],
+  owner: { partnerId: string; environment: string },
+  count: number,
+  amountCents: number,
+  prefix = `DON-${randomBytes(3).toString('hex')}-`,
+) {
   const { rows } = await sql<{ reference_id: string }>`
     insert into donations (reference_id, partner_id, environment, is_live, channel, account_id, fundraiser_id, donor_email,
                            donor_first_name, donor_last_name, address_postal_code, amount_cents, request_hash, correlation_id)
@@ -125,7 +169,9 @@ export async function insertDonations(db: Database['db'], owner: { partnerId: st
 /** The queue's jobs for a batch (main and dead-letter queues), oldest first. */
 export async function jobsOf(db: Database['db'], batchId: string) {
   const { rows } = await sql<{ name: string; state: string; retry_count: number; start_after: Date; output: unknown }>`
-    select name, state, retry_count, start_after, output from pgboss.job where data->>'batchId' = ${batchId} order by created_on, name`.execute(db);
+    select name, state, retry_count, start_after, output from pgboss.job where data->>'batchId' = ${batchId} order by created_on, name`.execute(
+    db,
+  );
   return rows;
 }
 

@@ -1,15 +1,31 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { registerAccounts } from './accounts.js';
-import { registerAudit } from './audit.js';
-import { registerChannels } from './channels.js';
-import { registerCredentials } from './credentials.js';
-import { registerDonations } from './donations.js';
-import { registerPartners } from './partners.js';
-import { registerRemittances } from './remittances.js';
+import { registerAccounts } from './accounts/index.js';
+import { registerAudit } from './audit/index.js';
+import { registerChannels } from './channels/index.js';
+import { registerMigrate } from './migrate/index.js';
+import { registerCredentials } from './credentials/index.js';
+import { registerDonations } from './donations/index.js';
+import { registerOperators } from './operators/index.js';
+import { registerPartners } from './partners/index.js';
+import { registerQueues } from './queues.js';
+import { registerRemittances } from './remittances/index.js';
+import { registerWebhooks } from './webhooks/index.js';
 
 /** Adds one group of subcommands (`fundraiser-admin <group> <command>`) to the program. */
 export type CommandGroup = (program: Command, ctx: CliContext) => void;
 
 /** Every command group, in the order `--help` lists them. A new group is one line here. */
-export const commandGroups: CommandGroup[] = [registerPartners, registerCredentials, registerAccounts, registerChannels, registerDonations, registerRemittances, registerAudit];
+export const commandGroups: CommandGroup[] = [
+  registerPartners,
+  registerCredentials,
+  registerAccounts,
+  registerChannels,
+  registerDonations,
+  registerRemittances,
+  registerWebhooks,
+  registerQueues,
+  registerAudit,
+  registerOperators,
+  registerMigrate,
+];

@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { sameSecret } from '../../domain/constant-time.js';
 import { ApiError } from '../../errors.js';
+import type { AuthThrottle } from '../../services/auth-throttle.js';
 import type { CredentialVerifier } from '../../services/credential-verifier.js';
 
 export interface AuthenticateOptions {
   verifier: CredentialVerifier;
   requireBasic: boolean;
+  throttle: AuthThrottle;
 }
 
 /** One body for every authentication failure: it never says which value was wrong (section 5.1). */
@@ -15,24 +18,36 @@ const unauthorized = () => new ApiError('UNAUTHORIZED', 'Invalid or missing clie
  * Credentials: the client_id and client_secret headers (section 5.1). Authorization: Basic is accepted beside
  * them and, when present, must name the same pair; a deployment can require it (DESIGN.md §4).
  */
-export const authenticatePlugin = fp<AuthenticateOptions>(async (app: FastifyInstance, { verifier, requireBasic }) => {
-  app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config?.public || !request.routeOptions.url) return;
-    const clientId = header(request, 'client_id');
-    const clientSecret = header(request, 'client_secret');
-    const basic = basicCredentials(request);
-    if (!clientId || !clientSecret) throw unauthorized();
-    if (basic === 'malformed' || (basic && (basic.id !== clientId || basic.secret !== clientSecret))) throw unauthorized();
-    if (requireBasic && !basic) throw unauthorized();
-    const result = await verifier.verify(clientId, clientSecret);
-    if ('rejected' in result) {
-      request.log.info({ clientId, reason: result.rejected }, 'authentication failed');
-      throw unauthorized();
-    }
-    request.principal = result.principal;
-  });
-}, { name: 'authenticate', dependencies: ['correlation-id'] });
+export const authenticatePlugin = fp<AuthenticateOptions>(
+  async (app: FastifyInstance, { verifier, requireBasic, throttle }) => {
+    app.decorateRequest('principal', null);
+    app.addHook('onRequest', async (request) => {
+      if (request.routeOptions.config?.public || !request.routeOptions.url) return;
+      const clientId = header(request, 'client_id');
+      const clientSecret = header(request, 'client_secret');
+      // A locked-out client id or address is refused before its secret is even looked at.
+      const retryAfter = throttle.retryAfterSeconds(clientId, request.ip);
+      if (retryAfter !== null)
+        throw new ApiError('AUTHENTICATION_THROTTLED', `Too many failed authentications; retry in ${retryAfter} s`, {
+          'retry-after': String(retryAfter),
+        });
+      const failed = async (reason: string) => {
+        request.log.info({ clientId, reason }, 'authentication failed');
+        await throttle.recordFailure(clientId, request.ip);
+        return unauthorized();
+      };
+      const basic = basicCredentials(request);
+      if (!clientId || !clientSecret) throw await failed('missing credentials');
+      if (basic === 'malformed' || (basic && !(basic.id === clientId && sameSecret(basic.secret, clientSecret))))
+        throw await failed('Authorization header does not match');
+      if (requireBasic && !basic) throw await failed('Authorization header required');
+      const result = await verifier.verify(clientId, clientSecret);
+      if ('rejected' in result) throw await failed(result.rejected);
+      request.principal = result.principal;
+    });
+  },
+  { name: 'authenticate', dependencies: ['correlation-id'] },
+);
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];

@@ -8,19 +8,25 @@ import { customFormats } from '../schemas/formats.js';
  * First check of every request (DESIGN.md §3): X-Correlation-ID must be a UUID. It is echoed in the envelope and
  * as a response header; when it is missing or malformed, a generated one takes its place in the error.
  */
-export const correlationIdPlugin = fp(async (app: FastifyInstance) => {
-  app.decorateRequest('correlationId', '');
-  app.addHook('onRequest', async (request, reply) => {
-    const header = request.headers['x-correlation-id'];
-    const value = Array.isArray(header) ? header[0] : header;
-    if (value && customFormats.uuid(value)) {
-      request.correlationId = value;
-      reply.header('x-correlation-id', value);
-      return;
-    }
-    request.correlationId = randomUUID();
-    // Public pages (the OpenAPI document, the sandbox's hosted mandate page) are opened by browsers and tools.
-    if (request.routeOptions.config?.public) return;
-    throw new ApiError('VALIDATION', value ? 'header X-Correlation-ID: must be a UUID' : 'header X-Correlation-ID: is required');
-  });
-}, { name: 'correlation-id' });
+export const correlationIdPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('correlationId', '');
+    app.addHook('onRequest', async (request, reply) => {
+      const header = request.headers['x-correlation-id'];
+      const value = Array.isArray(header) ? header[0] : header;
+      if (value && customFormats.uuid(value)) {
+        request.correlationId = value;
+        reply.header('x-correlation-id', value);
+        return;
+      }
+      request.correlationId = randomUUID();
+      // Public pages (the OpenAPI document, the sandbox's hosted mandate page) are opened by browsers and tools.
+      if (request.routeOptions.config?.public) return;
+      throw new ApiError(
+        'VALIDATION',
+        value ? 'header X-Correlation-ID: must be a UUID' : 'header X-Correlation-ID: is required',
+      );
+    });
+  },
+  { name: 'correlation-id' },
+);

@@ -8,9 +8,18 @@ import healthRoute from './operational/health.js';
 import infoRoute from './operational/info.js';
 import pingRoute from './operational/ping.js';
 import getRemittanceRoute from './remittances/get-remittance.js';
+import listRemittancesRoute from './remittances/list-remittances.js';
 import postRemittancesRoute from './remittances/post-remittances.js';
 import confirmMandateRoute from './sandbox/confirm-mandate.js';
 import mandateConfirmationPage from './sandbox/mandate-confirmation-page.js';
+import listEventsRoute from './events/list-events.js';
+import deleteWebhookEndpointRoute from './webhooks/delete-webhook-endpoint.js';
+import getWebhookEndpointRoute from './webhooks/get-webhook-endpoint.js';
+import listWebhookDeliveriesRoute from './webhooks/list-webhook-deliveries.js';
+import listWebhookEndpointsRoute from './webhooks/list-webhook-endpoints.js';
+import postWebhookEndpointRoute from './webhooks/post-webhook-endpoint.js';
+import rotateWebhookSecretRoute from './webhooks/rotate-webhook-secret.js';
+import testWebhookEndpointRoute from './webhooks/test-webhook-endpoint.js';
 
 /** Every route of the API, registered under BASE_PATH. */
 export const routes: ((app: App, deps: RouteDeps) => Promise<void>)[] = [
@@ -23,7 +32,16 @@ export const routes: ((app: App, deps: RouteDeps) => Promise<void>)[] = [
   postMandatesRoute,
   postRemittancesRoute,
   getRemittanceRoute,
+  listRemittancesRoute,
   getAccountRoute,
   confirmMandateRoute,
   mandateConfirmationPage,
+  postWebhookEndpointRoute,
+  listWebhookEndpointsRoute,
+  getWebhookEndpointRoute,
+  deleteWebhookEndpointRoute,
+  rotateWebhookSecretRoute,
+  testWebhookEndpointRoute,
+  listWebhookDeliveriesRoute,
+  listEventsRoute,
 ];

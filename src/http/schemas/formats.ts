@@ -1,6 +1,8 @@
 import { normaliseCountry, normaliseState } from '../../domain/address.js';
+import { isRealInstant } from '../../domain/instant.js';
 import { isPositiveAmountNumber, isPositiveAmountString } from '../../domain/money.js';
 import { normaliseMobile } from '../../domain/phone.js';
+import { isUuid } from '../../domain/uuid.js';
 
 /**
  * Formats the contract needs beyond JSON Schema's own, registered on the validator so that one validation pass
@@ -12,7 +14,8 @@ export const customFormats = {
   'phone-au-or-e164': (value: string) => value === '' || normaliseMobile(value) !== null,
   'amount-decimal-string': (value: string) => isPositiveAmountString(value),
   'amount-aud': { type: 'number' as const, validate: (value: number) => isPositiveAmountNumber(value) },
-  uuid: (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value),
+  'date-time': (value: string) => isRealInstant(value),
+  uuid: isUuid,
 };
 
 /** Human wording of each format for validation causes. */
@@ -23,6 +26,6 @@ export const formatDescriptions: Record<string, string> = {
   'amount-decimal-string': 'must be a positive decimal string with at most 2 decimals, e.g. "20" or "20.50"',
   'amount-aud': 'must be a positive number with at most 2 decimals',
   email: 'must be a valid email address',
-  'date-time': 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z',
+  'date-time': 'must be an ISO 8601 date-time naming a real instant (with Z or an offset), e.g. 2026-11-21T10:00:00Z',
   uuid: 'must be a UUID',
 };

@@ -23,6 +23,8 @@ export interface Database {
   runScript(script: string): Promise<{ rows: Record<string, unknown>[] }>;
   /** Resolves when the database answers a trivial query within `timeoutMs`. */
   ping(timeoutMs: number): Promise<void>;
+  /** Connections of the pool (PostgreSQL only; the embedded database has one), for the metrics. */
+  poolUse?(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 
@@ -47,13 +49,16 @@ const parseInt8Array = pg.types.getTypeParser(INT8_ARRAY as never, 'text') as (v
 const pgTypes = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') => {
     if (oid === INT8) return (value: string) => Number(value);
-    if (oid === INT8_ARRAY) return (value: string) => parseInt8Array(value).map((item) => (item === null ? null : Number(item)));
-    return pg.types.getTypeParser(oid, format as 'text');
+    if (oid === INT8_ARRAY)
+      return (value: string) => parseInt8Array(value).map((item) => (item === null ? null : Number(item)));
+    return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
   },
 };
 
 export async function connectDatabase(options: ConnectOptions): Promise<Database> {
-  return options.databaseUrl ? connectPostgres(options.databaseUrl, options) : connectEmbedded(options.dataDir ?? './data');
+  return options.databaseUrl
+    ? connectPostgres(options.databaseUrl, options)
+    : connectEmbedded(options.dataDir ?? './data');
 }
 
 function connectPostgres(url: string, options: ConnectOptions): Database {
@@ -65,11 +70,13 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     query_timeout: (options.statementTimeoutMs ?? 15000) + 1000,
     idleTimeoutMillis: 30_000,
     types: pgTypes,
-  } as pg.PoolConfig);
+  });
   // A client losing its server must not crash the process. pg-pool listens on idle clients only; a checked-out
   // client whose socket dies emits 'error' too (its query fails separately), so every client gets a listener.
   pool.on('error', (err) => options.logger?.warn({ err: err.message }, 'idle database connection lost'));
-  pool.on('connect', (client) => client.on('error', (err) => options.logger?.warn({ err: err.message }, 'database connection lost')));
+  pool.on('connect', (client) =>
+    client.on('error', (err) => options.logger?.warn({ err: err.message }, 'database connection lost')),
+  );
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   const location = redactUrl(url);
   return {
@@ -78,7 +85,9 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     location,
     async scriptTransaction(steps) {
       // Without parameters, pg sends a simple query, which may hold several statements.
-      await db.transaction().execute((trx) => steps({ db: trx, exec: async (script) => void (await sql.raw(script).execute(trx)) }));
+      await db
+        .transaction()
+        .execute((trx) => steps({ db: trx, exec: async (script) => void (await sql.raw(script).execute(trx)) }));
     },
     runScript: (script) =>
       db.connection().execute(async (conn) => {
@@ -87,11 +96,24 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
           const result = await sql.raw<Record<string, unknown>>(script).execute(conn);
           return { rows: result.rows };
         } catch (err) {
-          await sql.raw('rollback').execute(conn).catch(() => undefined);
+          await sql
+            .raw('rollback')
+            .execute(conn)
+            .catch(() => undefined);
           throw err;
         }
       }),
-    ping: (timeoutMs) => withTimeout(sql`select 1`.execute(db).then(() => undefined), timeoutMs),
+    ping: (timeoutMs) =>
+      withTimeout(
+        sql`select 1`.execute(db).then(() => undefined),
+        timeoutMs,
+      ),
+    poolUse: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: options.poolMax ?? 10,
+    }),
     close: () => db.destroy(),
   };
 }
@@ -100,7 +122,10 @@ async function connectEmbedded(dataDir: string): Promise<Database> {
   const memory = dataDir.startsWith('memory://');
   const release = memory ? async () => {} : await lockDataDirectory(dataDir);
   // Loaded only here: a service on PostgreSQL never pays PGlite's memory (~30–50 MB of RSS).
-  const [{ PGlite: PGliteClass }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
+  const [{ PGlite: PGliteClass }, { PGliteDialect }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('kysely-pglite-dialect'),
+  ]);
   let pglite: PGlite;
   try {
     pglite = await PGliteClass.create(memory ? undefined : dataDir);
@@ -132,13 +157,17 @@ async function connectEmbedded(dataDir: string): Promise<Database> {
       db.connection().execute(async () => {
         try {
           const results = await pglite.exec(script);
-          return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+          return { rows: results.at(-1)?.rows ?? [] };
         } catch (err) {
           await pglite.exec('rollback').catch(() => undefined);
           throw err;
         }
       }),
-    ping: (timeoutMs) => withTimeout(sql`select 1`.execute(db).then(() => undefined), timeoutMs),
+    ping: (timeoutMs) =>
+      withTimeout(
+        sql`select 1`.execute(db).then(() => undefined),
+        timeoutMs,
+      ),
     async close() {
       await db.destroy();
       await release();

@@ -1,10 +1,15 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { EpochSeconds, Json, Timestamp } from './column-types.js';
+import type { PaymentTables } from './schema-payments.js';
+import type { WebhookTables } from './webhook-tables.js';
+import type { ConsoleOperatorsTable, ConsoleSessionsTable, RequestRejectionsTable } from './schema-console.js';
 
 /** Kysely's view of the tables created by the SQL migrations beside this file. */
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type Json = ColumnType<unknown, string, string>;
 
-export interface ChannelsTable { name: string; created_at: Generated<Date> }
+export interface ChannelsTable {
+  name: string;
+  created_at: Generated<Date>;
+}
 
 export interface PartnersTable {
   id: Generated<string>;
@@ -16,7 +21,10 @@ export interface PartnersTable {
   updated_at: Generated<Date>;
 }
 
-export interface PartnerChannelsTable { partner_id: string; channel: string }
+export interface PartnerChannelsTable {
+  partner_id: string;
+  channel: string;
+}
 
 export interface CredentialsTable {
   client_id: string;
@@ -114,23 +122,22 @@ export interface MandatesTable {
   payment_method: string | null;
   url: string | null;
   correlation_id: string;
+  /** Null for mandates created before issue 10. */
+  provider_idempotency_key: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** Stripe only (migration 020): the Mandate object behind the setup intent and its status. */
+  provider_mandate_id: ColumnType<string | null, string | null | undefined, string | null>;
+  mandate_status: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Creation time (epoch seconds) of the newest provider event applied, per kind: the ordering guard. */
+  intent_event_created: EpochSeconds;
+  mandate_event_created: EpochSeconds;
 }
 
-export interface SimulatorSetupIntentsTable {
-  id: string;
-  client_secret: string;
-  idempotency_key: string;
-  status: string;
-  customer_email: string;
-  customer_name: string;
-  last_error: string | null;
-  bsb: string | null;
-  account_last4: string | null;
-  accepted_at: Timestamp | null;
-  created_at: Generated<Date>;
-  updated_at: Generated<Date>;
+export interface AuthFailureCountersTable {
+  key: string;
+  window_start: Timestamp;
+  count: number;
 }
 
 export interface RemittanceBatchesTable {
@@ -192,7 +199,11 @@ export interface DonationSettlementsTable {
   settled_at: Generated<Date>;
 }
 
-export interface QuotaCountersTable { partner_id: string; window_start: Timestamp; count: number }
+export interface QuotaCountersTable {
+  partner_id: string;
+  window_start: Timestamp;
+  count: number;
+}
 
 export interface AuditLogTable {
   id: Generated<number>;
@@ -203,7 +214,7 @@ export interface AuditLogTable {
   details: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
-export interface DB {
+export interface DB extends WebhookTables, PaymentTables {
   channels: ChannelsTable;
   partners: PartnersTable;
   partner_channels: PartnerChannelsTable;
@@ -213,18 +224,20 @@ export interface DB {
   donations: DonationsTable;
   idempotency_keys: IdempotencyKeysTable;
   mandates: MandatesTable;
-  simulator_setup_intents: SimulatorSetupIntentsTable;
+  auth_failure_counters: AuthFailureCountersTable;
   remittance_batches: RemittanceBatchesTable;
   remittance_entries: RemittanceEntriesTable;
   remittance_bank_references: RemittanceBankReferencesTable;
   donation_settlements: DonationSettlementsTable;
   quota_counters: QuotaCountersTable;
   audit_log: AuditLogTable;
+  console_operators: ConsoleOperatorsTable;
+  console_sessions: ConsoleSessionsTable;
+  request_rejections: RequestRejectionsTable;
 }
 
 export type Partner = Selectable<PartnersTable>;
 export type Account = Selectable<AccountsTable>;
 export type Product = Selectable<ProductsTable>;
-export type Donation = Selectable<DonationsTable>;
 export type NewDonation = Insertable<DonationsTable>;
 export type Mandate = Selectable<MandatesTable>;

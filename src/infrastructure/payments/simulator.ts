@@ -8,7 +8,10 @@ export const SIMULATOR_TEST_ACCOUNTS = {
   bsb: '000-000',
   succeeds: '000123456',
   succeedsAfterProcessing: '900123456',
-  fails: { '111111113': 'account_closed', '111111116': 'no_account', '222222227': 'insufficient_funds' } as Record<string, string>,
+  fails: { '111111113': 'account_closed', '111111116': 'no_account', '222222227': 'insufficient_funds' } as Record<
+    string,
+    string
+  >,
 };
 
 export interface SimulatorOptions {
@@ -19,7 +22,8 @@ export interface SimulatorOptions {
 
 export class ConfirmationRejected extends Error {}
 
-const alphanumeric = (length: number) => randomBytes(length).toString('base64url').replace(/[-_]/g, 'x').slice(0, length);
+const alphanumeric = (length: number) =>
+  randomBytes(length).toString('base64url').replace(/[-_]/g, 'x').slice(0, length);
 
 /**
  * A sandbox payment provider with state in the database, so the mandate flow can be walked end to end in SIT and
@@ -43,10 +47,25 @@ export class PaymentSimulator implements PaymentProvider {
     // Like the real provider, the same idempotency key returns the intent created the first time.
     await this.db
       .insertInto('simulator_setup_intents')
-      .values({ id, client_secret: `${id}_secret_${alphanumeric(25)}`, idempotency_key: input.idempotencyKey, status: 'requires_payment_method', customer_email: input.email, customer_name: input.name, last_error: null, bsb: null, account_last4: null, accepted_at: null })
+      .values({
+        id,
+        client_secret: `${id}_secret_${alphanumeric(25)}`,
+        idempotency_key: input.idempotencyKey,
+        status: 'requires_payment_method',
+        customer_email: input.email,
+        customer_name: input.name,
+        last_error: null,
+        bsb: null,
+        account_last4: null,
+        accepted_at: null,
+      })
       .onConflict((oc) => oc.column('idempotency_key').doNothing())
       .execute();
-    const row = await this.db.selectFrom('simulator_setup_intents').selectAll().where('idempotency_key', '=', input.idempotencyKey).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('simulator_setup_intents')
+      .selectAll()
+      .where('idempotency_key', '=', input.idempotencyKey)
+      .executeTakeFirstOrThrow();
     return this.toIntent(row);
   }
 
@@ -62,16 +81,22 @@ export class PaymentSimulator implements PaymentProvider {
   async confirm(id: string, bank: { bsb: string; accountNumber: string }): Promise<SetupIntent | null> {
     const row = await this.db.selectFrom('simulator_setup_intents').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return null;
-    if (row.status === 'succeeded' || row.status === 'canceled') throw new ConfirmationRejected(`mandate is already ${row.status}`);
+    if (row.status === 'succeeded' || row.status === 'canceled')
+      throw new ConfirmationRejected(`mandate is already ${row.status}`);
     const accountNumber = bank.accountNumber.replace(/\s/g, '');
     if (bank.bsb.replace(/\D/g, '') !== SIMULATOR_TEST_ACCOUNTS.bsb.replace(/\D/g, '')) {
       throw new ConfirmationRejected(`the sandbox accepts BSB ${SIMULATOR_TEST_ACCOUNTS.bsb} only`);
     }
-    await this.db.updateTable('simulator_setup_intents').set({ bsb: bank.bsb, account_last4: accountNumber.slice(-4) }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('simulator_setup_intents')
+      .set({ bsb: bank.bsb, account_last4: accountNumber.slice(-4) })
+      .where('id', '=', id)
+      .execute();
     const failure = SIMULATOR_TEST_ACCOUNTS.fails[accountNumber];
     if (failure) return this.transition(id, 'requires_payment_method', failure);
     if (accountNumber === SIMULATOR_TEST_ACCOUNTS.succeeds) return this.transition(id, 'succeeded', null);
-    if (accountNumber === SIMULATOR_TEST_ACCOUNTS.succeedsAfterProcessing) return this.transition(id, 'processing', null);
+    if (accountNumber === SIMULATOR_TEST_ACCOUNTS.succeedsAfterProcessing)
+      return this.transition(id, 'processing', null);
     throw new ConfirmationRejected(
       `unknown sandbox account number; use ${SIMULATOR_TEST_ACCOUNTS.succeeds} (succeeds), ${SIMULATOR_TEST_ACCOUNTS.succeedsAfterProcessing} (succeeds after processing) or ${Object.keys(SIMULATOR_TEST_ACCOUNTS.fails).join(', ')} (fail)`,
     );
@@ -88,13 +113,26 @@ export class PaymentSimulator implements PaymentProvider {
     return this.toIntent(row);
   }
 
-  private toIntent(row: { id: string; client_secret: string; status: string; accepted_at: Date | null; last_error: string | null }): SetupIntent {
+  private toIntent(row: {
+    id: string;
+    client_secret: string;
+    status: string;
+    accepted_at: Date | null;
+    last_error: string | null;
+  }): SetupIntent {
     const status = row.status as SetupIntentStatus;
     return {
       id: row.id,
       clientSecret: row.client_secret,
       status,
-      mandate: status === 'succeeded' && row.accepted_at ? { acceptedAt: new Date(row.accepted_at), paymentMethod: 'au_becs_debit', url: this.options.mandateUrl(row.id) } : null,
+      mandate:
+        status === 'succeeded' && row.accepted_at
+          ? {
+              acceptedAt: new Date(row.accepted_at),
+              paymentMethod: 'au_becs_debit',
+              url: this.options.mandateUrl(row.id),
+            }
+          : null,
       lastError: row.last_error,
     };
   }

@@ -1,45 +1,9 @@
-import { sql, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/connect.js';
-import type { DB } from '../db/schema.js';
+import { QUEUE_SCHEMA } from './enqueue.js';
 import { QUEUE_POLICIES, type QueueName, type QueuePolicy } from './queues.js';
-import { databaseExecutor, transactionExecutor } from './sql-executor.js';
-
-/** pg-boss keeps its tables in this schema of the service's database. */
-export const QUEUE_SCHEMA = 'pgboss';
-
-/**
- * Sends jobs only through an executor given per call (a transaction's). Constructing pg-boss touches no database
- * and sending needs no start(): only the installed queue (JobQueue.start, which the server runs before traffic).
- */
-const sender = new PgBoss({
-  db: { executeSql: () => Promise.reject(new Error('pg-boss sender used without a transaction')) },
-  schema: QUEUE_SCHEMA,
-  migrate: false,
-  supervise: false,
-  schedule: false,
-});
-
-/**
- * Enqueues in the caller's open transaction: the job exists if and only if that transaction commits. Fails (and
- * so rolls the caller back) when the queue was never installed.
- */
-export async function enqueueInTransaction(trx: Kysely<DB>, queue: QueueName, data: object): Promise<string> {
-  const id = await sender.send(queue, data, { db: transactionExecutor(trx) });
-  if (!id) throw new Error(`job queue ${queue} refused the job (is the queue installed?)`);
-  return id;
-}
-
-/**
- * Jobs of a queue by state (created, retry, active, completed, cancelled, failed), for operators; with `data`,
- * only jobs whose data contains it. Jobs finished long ago are archived by maintenance and not counted.
- */
-export async function countJobsByState(db: Kysely<DB>, queue: QueueName, data: object = {}): Promise<Record<string, number>> {
-  const { rows } = await sql<{ state: string; count: number }>`
-    select state::text, count(*)::int as count from ${sql.raw(QUEUE_SCHEMA)}.job
-    where name = ${queue} and data @> ${JSON.stringify(data)}::jsonb group by state`.execute(db);
-  return Object.fromEntries(rows.map((row) => [row.state, Number(row.count)]));
-}
+import { databaseExecutor } from './sql-executor.js';
+import { WakeListener } from './wakeups.js';
 
 export interface JobQueueOptions {
   /**
@@ -48,6 +12,19 @@ export interface JobQueueOptions {
    */
   maintenance?: boolean;
   maintenanceIntervalSeconds?: number;
+  /**
+   * Finished jobs (completed, cancelled, failed) leave the job table this long after finishing, into pg-boss's
+   * archive (default 24 h); archived jobs are deleted after `archiveRetentionDays` (default 7). Applied by the
+   * maintenance above.
+   */
+  finishedJobRetentionSeconds?: number;
+  archiveRetentionDays?: number;
+  /**
+   * PostgreSQL connection string of the service's database: a dedicated connection LISTENs there, so a job enqueued
+   * by another instance (or the CLI) wakes this one's idle workers at once (see wakeups.ts). Unset on the embedded
+   * database, where the only process wakes its workers itself.
+   */
+  listenUrl?: string;
   /** Policy overrides, e.g. tests that need an expiry of seconds rather than minutes. */
   policies?: Partial<Record<QueueName, Partial<QueuePolicy>>>;
   onError?: (err: Error) => void;
@@ -64,6 +41,14 @@ export interface QueuedJob<T> {
 
 export type JobHandler<T> = (job: QueuedJob<T>) => Promise<void>;
 
+export interface WorkOptions {
+  pollingIntervalSeconds: number;
+  /** Jobs of the queue this process runs at once. */
+  concurrency?: number;
+  /** How often a running job proves its worker alive; must be well under the queue's expireInSeconds. */
+  heartbeatSeconds?: number;
+}
+
 /**
  * The durable job queue: pg-boss on the service's own database (PostgreSQL or embedded PGlite), so jobs are rows
  * that survive restarts and crashes, are enqueued in the caller's transaction, retried with backoff, and end in a
@@ -71,6 +56,9 @@ export type JobHandler<T> = (job: QueuedJob<T>) => Promise<void>;
  */
 export class JobQueue {
   private readonly boss: PgBoss;
+  /** pg-boss worker ids by queue, to wake them. */
+  private readonly workers = new Map<QueueName, string[]>();
+  private listener: WakeListener | null = null;
 
   /** Touches no database until `start()`. */
   constructor(
@@ -84,6 +72,9 @@ export class JobQueue {
       schedule: false,
       supervise: options.maintenance ?? false,
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
+      archiveCompletedAfterSeconds: options.finishedJobRetentionSeconds ?? 24 * 3600,
+      archiveFailedAfterSeconds: options.finishedJobRetentionSeconds ?? 24 * 3600,
+      deleteAfterDays: options.archiveRetentionDays ?? 7,
     });
     // pg-boss reports background failures (a poll that could not reach the database) as events; unhandled, an
     // 'error' event would end the process.
@@ -110,19 +101,81 @@ export class JobQueue {
         retryBackoff: policy.retryBackoff,
         expireInSeconds: policy.expireInSeconds,
         ...(policy.deadLetter ? { deadLetter: policy.deadLetter } : {}),
+        ...(policy.oneAtATime ? { policy: 'stately' } : {}),
       };
       await boss.createQueue(name, settings);
       // createQueue keeps an existing queue as it was; a changed policy applies to jobs enqueued from now on.
       await boss.updateQueue(name, settings);
     }
+    if (options.listenUrl) {
+      this.listener = new WakeListener(
+        options.listenUrl,
+        (queue) => (queue === null ? this.wakeAll() : this.wake(queue as QueueName)),
+        options.onError,
+      );
+      await this.listener.start();
+    }
   }
 
+  /**
+   * Runs `handler` for the jobs of `queue` with `concurrency` workers. A worker that finished a job fetches the next
+   * at once (pg-boss would otherwise sleep out its polling interval between jobs); an idle one polls every
+   * `pollingIntervalSeconds` or is woken by `wake()`. While a job runs, a heartbeat keeps its expiry ahead, so
+   * only a job whose worker died expires (see QueuePolicy.expireInSeconds). A handler that throws fails the job
+   * (retried, then dead-lettered).
+   */
+  async work<T>(queue: QueueName, options: WorkOptions, handler: JobHandler<T>): Promise<void> {
+    const ids: string[] = [];
+    this.workers.set(queue, ids);
+    for (let i = 0; i < (options.concurrency ?? 1); i += 1) {
+      const id: string = await this.boss.work<T>(
+        queue,
+        { pollingIntervalSeconds: options.pollingIntervalSeconds, includeMetadata: true, batchSize: 1 },
+        async (jobs) => {
+          for (const job of jobs) await this.withHeartbeat(queue, job.id, options, () => handler(toQueuedJob(job)));
+          // Marks this worker as notified, so its loop fetches again without sleeping: there may be more.
+          this.boss.notifyWorker(id);
+        },
+      );
+      ids.push(id);
+    }
+  }
 
-  /** Polls `queue` and runs `handler` for each job; a handler that throws fails the job (retried, then dead-lettered). */
-  async work<T>(queue: QueueName, options: { pollingIntervalSeconds: number }, handler: JobHandler<T>): Promise<void> {
-    await this.boss.work<T>(queue, { pollingIntervalSeconds: options.pollingIntervalSeconds, includeMetadata: true, batchSize: 1 }, async (jobs) => {
-      for (const job of jobs) await handler(toQueuedJob(job));
-    });
+  /**
+   * Enqueues a job outside any transaction, due in `startAfterSeconds`; resolves with null when the queue's policy
+   * refuses it (a `oneAtATime` queue that already has a job waiting).
+   */
+  async schedule(queue: QueueName, data: object, startAfterSeconds = 0): Promise<string | null> {
+    return this.boss.send(queue, data, startAfterSeconds > 0 ? { startAfter: startAfterSeconds } : {});
+  }
+
+  /** Wakes the idle workers of `queue` in this process (a job was just enqueued and committed). */
+  wake(queue: QueueName): void {
+    for (const id of this.workers.get(queue) ?? []) this.boss.notifyWorker(id);
+  }
+
+  private wakeAll(): void {
+    for (const queue of this.workers.keys()) this.wake(queue);
+  }
+
+  private async withHeartbeat(queue: QueueName, jobId: string, options: WorkOptions, run: () => Promise<void>) {
+    const everyMs = options.heartbeatSeconds ? options.heartbeatSeconds * 1000 : 0;
+    const timer = everyMs
+      ? setInterval(() => {
+          // pg-boss 10 expires an active job at started_on + expire_in; moving started_on is the heartbeat.
+          databaseExecutor(this.database)
+            .executeSql(
+              `update ${QUEUE_SCHEMA}.job set started_on = now() where name = $1 and id = $2 and state = 'active'`,
+              [queue, jobId],
+            )
+            .catch((err: unknown) => this.options.onError?.(err as Error));
+        }, everyMs)
+      : undefined;
+    try {
+      await run();
+    } finally {
+      clearInterval(timer);
+    }
   }
 
   /**
@@ -132,7 +185,11 @@ export class JobQueue {
   async drain<T>(queue: QueueName, handler: JobHandler<T>, options: { now?: boolean } = {}): Promise<number> {
     let ran = 0;
     for (;;) {
-      const [job] = await this.boss.fetch<T>(queue, { includeMetadata: true, batchSize: 1, ignoreStartAfter: options.now ?? false });
+      const [job] = await this.boss.fetch<T>(queue, {
+        includeMetadata: true,
+        batchSize: 1,
+        ignoreStartAfter: options.now ?? false,
+      });
       if (!job) return ran;
       ran += 1;
       try {
@@ -149,9 +206,13 @@ export class JobQueue {
    * queue: embedded PGlite, whose data directory is locked by one process, after a crash of that process.
    */
   async retryOrphanedJobs(queue: QueueName): Promise<number> {
-    const { rows } = await databaseExecutor(this.database).executeSql(`select id from ${QUEUE_SCHEMA}.job where name = $1 and state = 'active'`, [queue]);
-    const ids = rows.map((row) => String(row.id));
-    for (const id of ids) await this.boss.fail(queue, id, { message: 'the process working this job ended before finishing it' });
+    const { rows } = await databaseExecutor(this.database).executeSql(
+      `select id from ${QUEUE_SCHEMA}.job where name = $1 and state = 'active'`,
+      [queue],
+    );
+    const ids = rows.map((row) => String((row as { id: string }).id));
+    for (const id of ids)
+      await this.boss.fail(queue, id, { message: 'the process working this job ended before finishing it' });
     return ids.length;
   }
 
@@ -162,10 +223,19 @@ export class JobQueue {
 
   /** Stops polling and waits up to `timeoutMs` for running jobs; any still running are failed (and so retried). */
   async stop(timeoutMs = 5000): Promise<void> {
+    await this.listener?.stop();
+    this.listener = null;
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
   }
 }
 
 function toQueuedJob<T>(job: PgBoss.JobWithMetadata<T>): QueuedJob<T> {
-  return { id: job.id, name: job.name, data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit, output: job.output };
+  return {
+    id: job.id,
+    name: job.name,
+    data: job.data,
+    retryCount: job.retryCount,
+    retryLimit: job.retryLimit,
+    output: job.output,
+  };
 }

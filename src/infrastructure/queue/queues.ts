@@ -13,15 +13,63 @@ export interface QueuePolicy {
    */
   expireInSeconds: number;
   deadLetter?: QueueName;
+  /**
+   * An enqueue (due at once) also notifies the other instances, so their idle workers take the job within
+   * milliseconds rather than at their next poll. NOTIFY orders the commits of the transactions that send it, so
+   * queues enqueued on a hot path (webhook deliveries, one per donation event) rely on their 1 s poll instead.
+   */
+  wakeOtherInstances?: boolean;
+  /** At most one job waiting and one running (pg-boss's `stately` policy): a schedule that must not pile up. */
+  oneAtATime?: boolean;
 }
 
 export const RECONCILIATION_QUEUE = 'remittance-reconciliation';
+export const RECONCILIATION_HEARTBEAT_SECONDS = 2;
 export const RECONCILIATION_DEAD_LETTER_QUEUE = 'remittance-reconciliation-dead-letter';
-export type QueueName = typeof RECONCILIATION_QUEUE | typeof RECONCILIATION_DEAD_LETTER_QUEUE;
+export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
+export const HOUSEKEEPING_QUEUE = 'housekeeping';
+export type QueueName =
+  | typeof RECONCILIATION_QUEUE
+  | typeof RECONCILIATION_DEAD_LETTER_QUEUE
+  | typeof WEBHOOK_DELIVERY_QUEUE
+  | typeof HOUSEKEEPING_QUEUE;
 
 /** In creation order: a dead-letter queue exists before the queue that names it. */
 export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
-  [RECONCILIATION_DEAD_LETTER_QUEUE]: { retryLimit: 10, retryDelaySeconds: 30, retryBackoff: true, expireInSeconds: 60 },
+  [RECONCILIATION_DEAD_LETTER_QUEUE]: {
+    retryLimit: 10,
+    retryDelaySeconds: 30,
+    retryBackoff: true,
+    expireInSeconds: 60,
+  },
   // 6 attempts over roughly 5 to 10 minutes (5 s, 10 s, 20 s, 40 s, 80 s before each retry, up to twice that).
-  [RECONCILIATION_QUEUE]: { retryLimit: 5, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 120, deadLetter: RECONCILIATION_DEAD_LETTER_QUEUE },
+  // A running job's heartbeat (RECONCILIATION_HEARTBEAT_SECONDS) keeps it from expiring however long it runs, so
+  // the expiry can be short: a batch whose worker was killed is retried within about expiry + maintenance
+  // interval + first retry delay (8 + 2 + 5 s).
+  [RECONCILIATION_QUEUE]: {
+    retryLimit: 5,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+    expireInSeconds: 8,
+    deadLetter: RECONCILIATION_DEAD_LETTER_QUEUE,
+    wakeOtherInstances: true,
+  },
+  // One job per delivery attempt: the webhook retry schedule (WEBHOOK_RETRY_SCHEDULE) is applied by enqueuing the
+  // next attempt's job with a start time, not by these retries. These only cover a run that crashed or could not
+  // reach the database; an attempt's HTTP call is bounded by WEBHOOK_TIMEOUT_MS, far below the expiry.
+  [WEBHOOK_DELIVERY_QUEUE]: {
+    retryLimit: 10,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  },
+  // Pruning, run every HOUSEKEEPING_INTERVAL_SECONDS by one instance (services/housekeeping). Each run schedules
+  // the next; a failed run is retried a few times, and every start of an instance schedules one if none waits.
+  [HOUSEKEEPING_QUEUE]: {
+    retryLimit: 3,
+    retryDelaySeconds: 60,
+    retryBackoff: true,
+    expireInSeconds: 900,
+    oneAtATime: true,
+  },
 };

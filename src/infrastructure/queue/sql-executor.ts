@@ -29,6 +29,11 @@ export function transactionExecutor(trx: Kysely<DB>): PgBoss.Db {
 
 async function run(db: Kysely<DB>, text: string, values: unknown[]) {
   // pg turns undefined into NULL; PGlite would refuse it.
-  const result = await db.executeQuery(CompiledQuery.raw(text, values.map((value) => (value === undefined ? null : value))));
+  const result = await db.executeQuery(
+    CompiledQuery.raw(
+      text,
+      values.map((value) => (value === undefined ? null : value)),
+    ),
+  );
   return { rows: result.rows as Record<string, unknown>[] };
 }

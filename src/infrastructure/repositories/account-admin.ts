@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Account, DB, Product } from '../db/schema.js';
+import type { DB, Product } from '../db/schema.js';
 
 /** Operator views and changes of fundraiser accounts (reference data); the API's reads are in accounts.ts. */
 
@@ -25,7 +25,11 @@ export async function existingMemberNumbers(db: Kysely<DB>, memberNumbers: reado
 export async function accountsByCrmPrefix(db: Kysely<DB>, prefixes: readonly string[]): Promise<Map<string, string>> {
   const byPrefix = new Map<string, string>();
   for (const part of chunks(prefixes)) {
-    const rows = await db.selectFrom('accounts').select(['crm_id15', 'member_number']).where('crm_id15', 'in', part).execute();
+    const rows = await db
+      .selectFrom('accounts')
+      .select(['crm_id15', 'member_number'])
+      .where('crm_id15', 'in', part)
+      .execute();
     for (const row of rows) byPrefix.set(row.crm_id15!, row.member_number);
   }
   return byPrefix;
@@ -45,31 +49,50 @@ export async function listAccountSummaries(
   db: Kysely<DB>,
   filter: { search?: string; channel?: string; limit: number },
 ): Promise<AccountSummary[]> {
-  let query = db
-    .selectFrom('accounts as a')
-    .select([
-      'a.id',
-      'a.member_number as memberNumber',
-      'a.crm_id as crmId',
-      'a.name',
-      'a.abn',
-      'a.updated_at as updatedAt',
-      sql<{ channel: string; status: string }[]>`coalesce((select json_agg(json_build_object('channel', p.channel, 'status', p.status) order by p.channel)
+  let query = db.selectFrom('accounts as a').select([
+    'a.id',
+    'a.member_number as memberNumber',
+    'a.crm_id as crmId',
+    'a.name',
+    'a.abn',
+    'a.updated_at as updatedAt',
+    sql<
+      { channel: string; status: string }[]
+    >`coalesce((select json_agg(json_build_object('channel', p.channel, 'status', p.status) order by p.channel)
         from products p where p.account_id = a.id), '[]'::json)`.as('products'),
-    ]);
+  ]);
   if (filter.search) {
     const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) => eb.or([eb('a.name', 'ilike', pattern), eb('a.member_number', 'ilike', pattern), eb('a.crm_id', 'ilike', pattern)]));
+    query = query.where((eb) =>
+      eb.or([
+        eb('a.name', 'ilike', pattern),
+        eb('a.member_number', 'ilike', pattern),
+        eb('a.crm_id', 'ilike', pattern),
+      ]),
+    );
   }
   if (filter.channel) {
     const channel = filter.channel;
-    query = query.where((eb) => eb.exists(eb.selectFrom('products as p').select('p.channel').whereRef('p.account_id', '=', 'a.id').where('p.channel', '=', channel)));
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('products as p')
+          .select('p.channel')
+          .whereRef('p.account_id', '=', 'a.id')
+          .where('p.channel', '=', channel),
+      ),
+    );
   }
   return query.orderBy('a.member_number').limit(filter.limit).execute();
 }
 
 export async function listProductsOf(db: Kysely<DB>, accountId: string): Promise<Product[]> {
-  const rows = await db.selectFrom('products').selectAll().where('account_id', '=', accountId).orderBy('channel').execute();
+  const rows = await db
+    .selectFrom('products')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('channel')
+    .execute();
   // node-postgres returns bigint[] elements as strings (only scalar bigint is parsed as a number in connect.ts).
   return rows.map((row) => ({ ...row, donation_amounts_cents: row.donation_amounts_cents.map(Number) }));
 }
@@ -83,10 +106,14 @@ export async function updateProductStatus(
 ): Promise<void> {
   await db
     .updateTable('products')
-    .set({ status: changes.status, ...(changes.enrollmentStatus ? { enrollment_status: changes.enrollmentStatus } : {}), updated_at: at })
+    .set({
+      status: changes.status,
+      ...(changes.enrollmentStatus ? { enrollment_status: changes.enrollmentStatus } : {}),
+      updated_at: at,
+    })
     .where('account_id', '=', accountId)
     .where('channel', '=', channel)
     .execute();
 }
 
-export type { Account, Product };
+export type { Product };

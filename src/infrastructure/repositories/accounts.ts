@@ -22,7 +22,9 @@ const FIND_PRODUCT = 'select * from products where account_id = $1 and channel =
 
 function idLookup(id: string): { form: IdForm; parameters: string[] } {
   const prefix = crmIdPrefix(id);
-  return prefix === null ? { form: 'memberNumber', parameters: [id] } : { form: 'memberNumberOrCrmId', parameters: [id, prefix] };
+  return prefix === null
+    ? { form: 'memberNumber', parameters: [id] }
+    : { form: 'memberNumberOrCrmId', parameters: [id, prefix] };
 }
 
 /**
@@ -78,21 +80,45 @@ const FIND_ACCOUNT_WITH_PRODUCT: Record<IdForm, string> = {
  * The account named by `id` (as findAccount reads it) and its product for `channel`, in one round trip: the
  * enrolment check runs on every fundraiser look-up and donation, so it is one query, not two.
  */
-export async function findAccountWithProduct(db: Kysely<DB>, id: string, channel: string): Promise<{ account: Account; product: Product | undefined } | undefined> {
+export async function findAccountWithProduct(
+  db: Kysely<DB>,
+  id: string,
+  channel: string,
+): Promise<{ account: Account; product: Product | undefined } | undefined> {
   const { form, parameters } = idLookup(id);
-  const { rows } = await db.executeQuery<AccountWithProductRow>(CompiledQuery.raw(FIND_ACCOUNT_WITH_PRODUCT[form], [...parameters, channel]));
+  const { rows } = await db.executeQuery<AccountWithProductRow>(
+    CompiledQuery.raw(FIND_ACCOUNT_WITH_PRODUCT[form], [...parameters, channel]),
+  );
   const row = rows[0];
   if (!row) return undefined;
   const account: Account = {
-    id: row.id, member_number: row.member_number, crm_id: row.crm_id, crm_id15: row.crm_id15, name: row.name, abn: row.abn,
-    created_at: row.created_at, updated_at: row.updated_at,
+    id: row.id,
+    member_number: row.member_number,
+    crm_id: row.crm_id,
+    crm_id15: row.crm_id15,
+    name: row.name,
+    abn: row.abn,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
   };
   // account_id is part of the product's primary key: null only when the left join found no product.
-  const product: Product | undefined = row.p_account_id === null ? undefined : {
-    account_id: row.p_account_id, channel: row.p_channel!, description: row.p_description!, status: row.p_status!, logo: row.p_logo,
-    cover_image: row.p_cover_image, donation_amounts_cents: row.p_donation_amounts_cents!, story: row.p_story, campaigns: row.p_campaigns!,
-    product_enrollment_id: row.p_product_enrollment_id, enrollment_status: row.p_enrollment_status!, updated_at: row.p_updated_at!,
-  };
+  const product: Product | undefined =
+    row.p_account_id === null
+      ? undefined
+      : {
+          account_id: row.p_account_id,
+          channel: row.p_channel!,
+          description: row.p_description!,
+          status: row.p_status!,
+          logo: row.p_logo,
+          cover_image: row.p_cover_image,
+          donation_amounts_cents: row.p_donation_amounts_cents!,
+          story: row.p_story,
+          campaigns: row.p_campaigns!,
+          product_enrollment_id: row.p_product_enrollment_id,
+          enrollment_status: row.p_enrollment_status!,
+          updated_at: row.p_updated_at!,
+        };
   return { account, product };
 }
 
@@ -140,35 +166,4 @@ export interface ProductInput {
   campaigns?: Record<string, unknown>;
   productEnrollmentId?: string | null;
   enrollmentStatus?: string;
-}
-
-/** Inserts or updates an account by member number, and upserts the given products. */
-export async function upsertAccount(db: Kysely<DB>, input: AccountInput): Promise<string> {
-  const account = await db
-    .insertInto('accounts')
-    .values({ member_number: input.memberNumber, crm_id: input.crmId ?? null, name: input.name, abn: input.abn ?? null })
-    .onConflict((oc) =>
-      oc.column('member_number').doUpdateSet({ crm_id: input.crmId ?? null, name: input.name, abn: input.abn ?? null, updated_at: sql`now()` }),
-    )
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  for (const product of input.products) {
-    const values = {
-      description: product.description ?? '',
-      status: product.status,
-      logo: product.logo ?? null,
-      cover_image: product.coverImage ?? null,
-      donation_amounts_cents: product.donationAmountsCents ?? [],
-      story: product.story ?? null,
-      campaigns: JSON.stringify(product.campaigns ?? {}),
-      product_enrollment_id: product.productEnrollmentId ?? null,
-      enrollment_status: product.enrollmentStatus ?? 'Enrollment Validated',
-    };
-    await db
-      .insertInto('products')
-      .values({ account_id: account.id, channel: product.channel, ...values })
-      .onConflict((oc) => oc.columns(['account_id', 'channel']).doUpdateSet({ ...values, updated_at: sql`now()` }))
-      .execute();
-  }
-  return account.id;
 }

@@ -27,7 +27,13 @@ export interface AuditFilter {
 export async function insertAuditEntry(db: Kysely<DB>, entry: AuditEntryInput): Promise<void> {
   await db
     .insertInto('audit_log')
-    .values({ at: entry.at, actor: entry.actor, action: entry.action, subject: entry.subject, details: JSON.stringify(entry.details) })
+    .values({
+      at: entry.at,
+      actor: entry.actor,
+      action: entry.action,
+      subject: entry.subject,
+      details: JSON.stringify(entry.details),
+    })
     .execute();
 }
 

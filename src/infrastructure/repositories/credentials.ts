@@ -33,7 +33,11 @@ export async function findCredential(db: Kysely<DB>, clientId: string): Promise<
       'p.status as partnerStatus',
       'p.quota_limit as quotaLimit',
       'p.quota_window_seconds as quotaWindowSeconds',
-      sql<string[]>`coalesce((select array_agg(pc.channel order by pc.channel) from partner_channels pc where pc.partner_id = p.id), '{}')`.as('channels'),
+      sql<
+        string[]
+      >`coalesce((select array_agg(pc.channel order by pc.channel) from partner_channels pc where pc.partner_id = p.id), '{}')`.as(
+        'channels',
+      ),
     ])
     .where('c.client_id', '=', clientId)
     .executeTakeFirst();
@@ -46,7 +50,12 @@ export async function insertCredential(
 ): Promise<void> {
   await db
     .insertInto('credentials')
-    .values({ client_id: values.clientId, partner_id: values.partnerId, environment: values.environment, secret_hash: values.secretHash })
+    .values({
+      client_id: values.clientId,
+      partner_id: values.partnerId,
+      environment: values.environment,
+      secret_hash: values.secretHash,
+    })
     .execute();
 }
 
@@ -74,7 +83,10 @@ export interface CredentialFilter {
   clientId?: string;
 }
 
-export async function listCredentialListings(db: Kysely<DB>, filter: CredentialFilter = {}): Promise<CredentialListing[]> {
+export async function listCredentialListings(
+  db: Kysely<DB>,
+  filter: CredentialFilter = {},
+): Promise<CredentialListing[]> {
   let query = db
     .selectFrom('credentials as c')
     .innerJoin('partners as p', 'p.id', 'c.partner_id')
@@ -118,7 +130,9 @@ export async function endCredential(
     })
     .where('client_id', '=', clientId)
     .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', now)]))
-    .where((eb) => (options.allowEnding ? eb('expires_at', 'is', null).or('expires_at', '>', now) : eb('expires_at', 'is', null)))
+    .where((eb) =>
+      options.allowEnding ? eb('expires_at', 'is', null).or('expires_at', '>', now) : eb('expires_at', 'is', null),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -82,10 +82,16 @@ export async function findDonationRecords(db: Kysely<DB>, q: DonationQuery): Pro
 }
 
 /** Count and total of a partner's donations in a period, whatever the listing limit. */
-export async function totalDonations(db: Kysely<DB>, q: Pick<DonationQuery, 'partnerId' | 'channel' | 'from' | 'until'>) {
+export async function totalDonations(
+  db: Kysely<DB>,
+  q: Pick<DonationQuery, 'partnerId' | 'channel' | 'from' | 'until'>,
+) {
   let query = db
     .selectFrom('donations as d')
-    .select([sql<number>`count(*)::int`.as('count'), sql<number>`coalesce(sum(d.amount_cents), 0)::bigint`.as('totalCents')]);
+    .select([
+      sql<number>`count(*)::int`.as('count'),
+      sql<number>`coalesce(sum(d.amount_cents), 0)::bigint`.as('totalCents'),
+    ]);
   if (q.partnerId) query = query.where('d.partner_id', '=', q.partnerId);
   if (q.channel) query = query.where('d.channel', '=', q.channel);
   if (q.from) query = query.where('d.created_at', '>=', q.from);

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { isUuid } from '../../domain/uuid.js';
 import type { DB, Partner } from '../db/schema.js';
 
 export interface NewPartner {
@@ -21,12 +22,18 @@ export async function insertPartner(db: Kysely<DB>, partner: NewPartner): Promis
 export async function setPartnerChannels(db: Kysely<DB>, partnerId: string, channels: string[]): Promise<void> {
   await db.deleteFrom('partner_channels').where('partner_id', '=', partnerId).execute();
   if (channels.length > 0) {
-    await db.insertInto('partner_channels').values(channels.map((channel) => ({ partner_id: partnerId, channel }))).execute();
+    await db
+      .insertInto('partner_channels')
+      .values(channels.map((channel) => ({ partner_id: partnerId, channel })))
+      .execute();
   }
 }
 
 export async function countPartners(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('partners').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('partners')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -36,25 +43,35 @@ export interface PartnerSummary extends Partner {
   usableCredentials: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A partner by id or by exact name (names are unique). */
 export async function findPartner(db: Kysely<DB>, idOrName: string): Promise<Partner | undefined> {
   return db
     .selectFrom('partners')
     .selectAll()
-    .where((eb) => (UUID.test(idOrName) ? eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]) : eb('name', '=', idOrName)))
+    .where((eb) =>
+      isUuid(idOrName) ? eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]) : eb('name', '=', idOrName),
+    )
     .executeTakeFirst();
 }
 
-export async function listPartnerSummaries(db: Kysely<DB>, filter: { status?: string; id?: string }, now: Date): Promise<PartnerSummary[]> {
+export async function listPartnerSummaries(
+  db: Kysely<DB>,
+  filter: { status?: string; id?: string },
+  now: Date,
+): Promise<PartnerSummary[]> {
   let query = db
     .selectFrom('partners as p')
     .selectAll('p')
     .select([
-      sql<string[]>`coalesce((select array_agg(pc.channel order by pc.channel) from partner_channels pc where pc.partner_id = p.id), '{}')`.as('channels'),
+      sql<
+        string[]
+      >`coalesce((select array_agg(pc.channel order by pc.channel) from partner_channels pc where pc.partner_id = p.id), '{}')`.as(
+        'channels',
+      ),
       sql<number>`(select count(*) from credentials c where c.partner_id = p.id
-        and (c.revoked_at is null or c.revoked_at > ${now}) and (c.expires_at is null or c.expires_at > ${now}))::int`.as('usableCredentials'),
+        and (c.revoked_at is null or c.revoked_at > ${now}) and (c.expires_at is null or c.expires_at > ${now}))::int`.as(
+        'usableCredentials',
+      ),
     ]);
   if (filter.status) query = query.where('p.status', '=', filter.status as Partner['status']);
   if (filter.id) query = query.where('p.id', '=', filter.id);

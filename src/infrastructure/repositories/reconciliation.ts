@@ -1,6 +1,13 @@
 import { sql, type Kysely } from 'kysely';
-import type { BankReferenceClaim, DonationFacts, EntryResult, EntryToReconcile, Outcome } from '../../domain/reconciliation.js';
+import type {
+  BankReferenceClaim,
+  DonationFacts,
+  EntryResult,
+  EntryToReconcile,
+  Outcome,
+} from '../../domain/reconciliation.js';
 import type { DB } from '../db/schema.js';
+import { lockReportForCompletion } from './report-snapshot.js';
 
 /**
  * Reads and writes of a batch reconciliation. Every function is one statement whatever the batch size (bulk
@@ -18,7 +25,12 @@ export interface BatchToReconcile {
 export async function startProcessing(db: Kysely<DB>, batchId: string): Promise<BatchToReconcile | undefined> {
   const row = await db
     .updateTable('remittance_batches')
-    .set({ status: 'processing', started_at: sql`coalesce(started_at, now())`, attempts: sql`attempts + 1` })
+    // The clock, not now() (the start of this transaction); coalesce keeps the first run's start across retries.
+    .set({
+      status: 'processing',
+      started_at: sql`coalesce(started_at, clock_timestamp())`,
+      attempts: sql`attempts + 1`,
+    })
     .where('id', '=', batchId)
     .where('status', 'in', ['accepted', 'processing'])
     .returning(['id', 'partner_id', 'environment', 'status'])
@@ -27,17 +39,51 @@ export async function startProcessing(db: Kysely<DB>, batchId: string): Promise<
 }
 
 /**
- * Serialises the reconciliations of one partner and environment until the transaction ends: their batches share
- * donations and bank references, so they must not decide on the same facts at the same time. Other partners'
- * batches run in parallel.
+ * Above this many donations and bank references, a batch locks its partner's reconciliations as a whole rather
+ * than each of its keys: every advisory lock takes a slot of PostgreSQL's shared lock table (64 per connection by
+ * default), and a big batch would exhaust it.
  */
-export async function lockPartnerReconciliation(trx: Kysely<DB>, partnerId: string, environment: string) {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`reconciliation:${partnerId}:${environment}`}, 0))`.execute(trx);
+const MAX_KEY_LOCKS = 500;
+
+/**
+ * Serialises the reconciliations that could decide on the same facts, until the transaction ends. Batches of one
+ * partner and environment share donations and bank references: a small batch locks exactly its own (the partner's
+ * lock shared, then one exclusive lock per donation and per bank reference, all taken in one statement in a fixed
+ * order, so two batches never wait on each other in a cycle); a batch naming more than MAX_KEY_LOCKS keys takes the
+ * partner's lock exclusively. Batches with nothing in common, and other partners' batches, run in parallel.
+ */
+export async function lockReconciliationKeys(
+  trx: Kysely<DB>,
+  batch: { partnerId: string; environment: string },
+  keys: { bankReferenceIds: string[]; donationIds: string[] },
+) {
+  const scope = `${batch.partnerId}:${batch.environment}`;
+  const partnerKey = `reconciliation:${scope}`;
+  const count = keys.bankReferenceIds.length + keys.donationIds.length;
+  if (count > MAX_KEY_LOCKS) {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${partnerKey}, 0))`.execute(trx);
+    return;
+  }
+  await sql`select pg_advisory_xact_lock_shared(hashtextextended(${partnerKey}, 0))`.execute(trx);
+  // Donation reference ids are unique across partners: a foreign donation named by two partners is one key.
+  const names = [
+    ...keys.bankReferenceIds.map((id) => `reconciliation-bank:${scope}:${id}`),
+    ...keys.donationIds.map((id) => `reconciliation-donation:${id}`),
+  ];
+  await sql`
+    select count(pg_advisory_xact_lock(k)) from (
+      select distinct hashtextextended(n, 0) as k from unnest(${names}::text[]) as n order by k
+    ) as keys`.execute(trx);
 }
 
 /** The batch's status, row-locked: a run that finds it completed has nothing to do. */
 export async function lockBatchStatus(trx: Kysely<DB>, batchId: string): Promise<string | undefined> {
-  const row = await trx.selectFrom('remittance_batches').select('status').where('id', '=', batchId).forUpdate().executeTakeFirst();
+  const row = await trx
+    .selectFrom('remittance_batches')
+    .select('status')
+    .where('id', '=', batchId)
+    .forUpdate()
+    .executeTakeFirst();
   return row?.status;
 }
 
@@ -48,7 +94,12 @@ export async function loadEntries(trx: Kysely<DB>, batchId: string): Promise<Ent
     .where('batch_id', '=', batchId)
     .orderBy('position')
     .execute();
-  return rows.map((r) => ({ position: r.position, bankReferenceId: r.bank_reference_id, amountCents: Number(r.amount_cents), donationIds: r.donation_ids }));
+  return rows.map((r) => ({
+    position: r.position,
+    bankReferenceId: r.bank_reference_id,
+    amountCents: Number(r.amount_cents),
+    donationIds: r.donation_ids,
+  }));
 }
 
 /*
@@ -58,7 +109,11 @@ export async function loadEntries(trx: Kysely<DB>, batchId: string): Promise<Ent
  */
 
 /** Every donation the batch names, whoever owns it, with its settlement if any. Unknown ids are simply absent. */
-export async function loadDonationFacts(trx: Kysely<DB>, batch: BatchToReconcile, referenceIds: string[]): Promise<Map<string, DonationFacts>> {
+export async function loadDonationFacts(
+  trx: Kysely<DB>,
+  batch: BatchToReconcile,
+  referenceIds: string[],
+): Promise<Map<string, DonationFacts>> {
   const donations = await trx
     .selectFrom('donations')
     .select(['id', 'reference_id', 'partner_id', 'environment', 'amount_cents'])
@@ -70,17 +125,26 @@ export async function loadDonationFacts(trx: Kysely<DB>, batch: BatchToReconcile
     .where('donation_reference_id', '=', sql<string>`any(${referenceIds}::text[])`)
     .execute();
   const settledBy = new Map(settlements.map((s) => [s.donation_reference_id, s.bank_reference_id]));
-  return new Map(donations.map((d) => [d.reference_id, {
-    donationId: d.id,
-    referenceId: d.reference_id,
-    own: d.partner_id === batch.partnerId && d.environment === batch.environment,
-    amountCents: d.amount_cents === null ? null : Number(d.amount_cents),
-    settledBy: settledBy.get(d.reference_id) ?? null,
-  }]));
+  return new Map(
+    donations.map((d) => [
+      d.reference_id,
+      {
+        donationId: d.id,
+        referenceId: d.reference_id,
+        own: d.partner_id === batch.partnerId && d.environment === batch.environment,
+        amountCents: d.amount_cents === null ? null : Number(d.amount_cents),
+        settledBy: settledBy.get(d.reference_id) ?? null,
+      },
+    ]),
+  );
 }
 
 /** The partner's bank references, among the batch's, that already settled donations. */
-export async function loadClaims(trx: Kysely<DB>, batch: BatchToReconcile, bankReferenceIds: string[]): Promise<Map<string, BankReferenceClaim>> {
+export async function loadClaims(
+  trx: Kysely<DB>,
+  batch: BatchToReconcile,
+  bankReferenceIds: string[],
+): Promise<Map<string, BankReferenceClaim>> {
   const rows = await trx
     .selectFrom('remittance_bank_references')
     .select(['bank_reference_id', 'amount_cents', 'donation_ids', 'batch_id', 'position'])
@@ -88,13 +152,18 @@ export async function loadClaims(trx: Kysely<DB>, batch: BatchToReconcile, bankR
     .where('environment', '=', batch.environment)
     .where('bank_reference_id', '=', sql<string>`any(${bankReferenceIds}::text[])`)
     .execute();
-  return new Map(rows.map((r) => [r.bank_reference_id, {
-    bankReferenceId: r.bank_reference_id,
-    amountCents: Number(r.amount_cents),
-    donationIds: r.donation_ids,
-    batchId: r.batch_id,
-    position: r.position,
-  }]));
+  return new Map(
+    rows.map((r) => [
+      r.bank_reference_id,
+      {
+        bankReferenceId: r.bank_reference_id,
+        amountCents: Number(r.amount_cents),
+        donationIds: r.donation_ids,
+        batchId: r.batch_id,
+        position: r.position,
+      },
+    ]),
+  );
 }
 
 /**
@@ -108,48 +177,51 @@ export async function saveResults(
   results: readonly EntryResult[],
   summary: { status: string; counts: Record<Outcome, number>; exceptions: number },
 ) {
-  const claims = results.flatMap((r) => (r.claim ? [{ b: r.claim.bankReferenceId, p: r.position, a: r.claim.amountCents, d: r.claim.donationIds }] : []));
+  const claims = results.flatMap((r) =>
+    r.claim ? [{ b: r.claim.bankReferenceId, p: r.position, a: r.claim.amountCents, d: r.claim.donationIds }] : [],
+  );
   if (claims.length > 0) {
     await sql`
       insert into remittance_bank_references (partner_id, environment, bank_reference_id, batch_id, position, amount_cents, donation_ids)
       select ${batch.partnerId}::uuid, ${batch.environment}, c.b, ${batch.id}::uuid, c.p, c.a,
              array(select x.v from jsonb_array_elements_text(c.d) with ordinality as x(v, n) order by x.n)
-      from jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) as c(b text, p integer, a bigint, d jsonb)`.execute(trx);
+      from jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) as c(b text, p integer, a bigint, d jsonb)`.execute(
+      trx,
+    );
   }
-  const settlements = results.flatMap((r) => r.settlements.map((s) => ({ d: s.donationId, r: s.referenceId, a: s.amountCents, b: r.claim!.bankReferenceId, p: r.position })));
+  const settlements = results.flatMap((r) =>
+    r.settlements.map((s) => ({
+      d: s.donationId,
+      r: s.referenceId,
+      a: s.amountCents,
+      b: r.claim!.bankReferenceId,
+      p: r.position,
+    })),
+  );
   if (settlements.length > 0) {
     await sql`
       insert into donation_settlements (donation_id, donation_reference_id, partner_id, environment, bank_reference_id, batch_id, position, amount_cents)
       select s.d, s.r, ${batch.partnerId}::uuid, ${batch.environment}, s.b, ${batch.id}::uuid, s.p, s.a
-      from jsonb_to_recordset(${JSON.stringify(settlements)}::jsonb) as s(d uuid, r text, a bigint, b text, p integer)`.execute(trx);
+      from jsonb_to_recordset(${JSON.stringify(settlements)}::jsonb) as s(d uuid, r text, a bigint, b text, p integer)`.execute(
+      trx,
+    );
   }
   const outcomes = results.map((r) => ({ p: r.position, o: r.outcome, d: r.detail }));
   await sql`
     update remittance_entries e set outcome = r.o, outcome_detail = r.d
     from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as r(p integer, o text, d text)
     where e.batch_id = ${batch.id}::uuid and e.position = r.p`.execute(trx);
+  // Last: completed_at is the clock at the final write (now() would be this transaction's start), and readers of
+  // the report wait for the commit from here on (report-snapshot.ts).
+  await lockReportForCompletion(trx, batch.id);
   await trx
     .updateTable('remittance_batches')
-    .set({ status: summary.status, outcome_counts: JSON.stringify(summary.counts), exception_count: summary.exceptions, completed_at: sql`now()` })
+    .set({
+      status: summary.status,
+      outcome_counts: JSON.stringify(summary.counts),
+      exception_count: summary.exceptions,
+      completed_at: sql`clock_timestamp()`,
+    })
     .where('id', '=', batch.id)
     .execute();
-}
-
-/** Notes a failed run on the batch, for operators (the queue retries it). */
-export async function recordFailure(db: Kysely<DB>, batchId: string, message: string) {
-  await db.updateTable('remittance_batches').set({ last_error: message.slice(0, 2000), last_error_at: sql`now()` }).where('id', '=', batchId).execute();
-}
-
-/** Marks a batch whose job ran out of retries; only an operator's retry clears it. */
-export async function markDeadLettered(db: Kysely<DB>, batchId: string, message: string | null) {
-  await db
-    .updateTable('remittance_batches')
-    .set({ dead_lettered_at: sql`coalesce(dead_lettered_at, now())`, ...(message ? { last_error: message.slice(0, 2000), last_error_at: sql`now()` } : {}) })
-    .where('id', '=', batchId)
-    .where('status', 'in', ['accepted', 'processing'])
-    .execute();
-}
-
-export async function clearDeadLettered(db: Kysely<DB>, batchId: string) {
-  await db.updateTable('remittance_batches').set({ dead_lettered_at: null }).where('id', '=', batchId).execute();
 }

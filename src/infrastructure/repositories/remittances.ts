@@ -36,7 +36,12 @@ export async function insertRemittanceBatch(db: Kysely<DB>, batch: NewRemittance
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const rows = batch.entries.map((entry, position) => ({ p: position, b: entry.bankReferenceId, a: entry.amountCents, d: entry.donationIds }));
+  const rows = batch.entries.map((entry, position) => ({
+    p: position,
+    b: entry.bankReferenceId,
+    a: entry.amountCents,
+    d: entry.donationIds,
+  }));
   await sql`
     insert into remittance_entries (batch_id, position, bank_reference_id, amount_cents, donation_ids)
     select ${id}::uuid, e.p, e.b, e.a, array(select jsonb_array_elements_text(e.d))

@@ -1,4 +1,9 @@
-import { listAccountSummaries, listProductsOf, updateProductStatus, type AccountSummary } from '../../infrastructure/repositories/account-admin.js';
+import {
+  listAccountSummaries,
+  listProductsOf,
+  updateProductStatus,
+  type AccountSummary,
+} from '../../infrastructure/repositories/account-admin.js';
 import { findAccount, findProduct } from '../../infrastructure/repositories/accounts.js';
 import type { Account, Product } from '../../infrastructure/db/schema.js';
 import { ACTIVATED } from '../enrolment.js';
@@ -13,7 +18,10 @@ export interface AccountDetail {
   products: Product[];
 }
 
-export function listAccounts(ctx: OperatorContext, filter: { search?: string; channel?: string; limit: number }): Promise<AccountSummary[]> {
+export function listAccounts(
+  ctx: OperatorContext,
+  filter: { search?: string; channel?: string; limit: number },
+): Promise<AccountSummary[]> {
   return listAccountSummaries(ctx.db, filter);
 }
 
@@ -41,16 +49,28 @@ export async function setProductStatus(
   }
   const { account } = await showAccount(ctx, id);
   const product = await findProduct(ctx.db, account.id, channel);
-  if (!product) throw new NotFoundError(`Account ${account.member_number} has no product for channel ${JSON.stringify(channel)}.`);
-  if (product.status === status && (!change.enrollmentStatus || change.enrollmentStatus === product.enrollment_status)) {
+  if (!product)
+    throw new NotFoundError(`Account ${account.member_number} has no product for channel ${JSON.stringify(channel)}.`);
+  if (
+    product.status === status &&
+    (!change.enrollmentStatus || change.enrollmentStatus === product.enrollment_status)
+  ) {
     throw new ConflictError(`The ${channel} product of ${account.member_number} is already ${JSON.stringify(status)}.`);
   }
   await inTransaction(ctx, async (tx) => {
-    await updateProductStatus(tx.db, account.id, channel, { status, enrollmentStatus: change.enrollmentStatus }, tx.now());
+    await updateProductStatus(
+      tx.db,
+      account.id,
+      channel,
+      { status, enrollmentStatus: change.enrollmentStatus },
+      tx.now(),
+    );
     await audit(tx, AuditActions.productStatus, account.member_number, {
       channel,
       status: { from: product.status, to: status },
-      ...(change.enrollmentStatus ? { enrollmentStatus: { from: product.enrollment_status, to: change.enrollmentStatus } } : {}),
+      ...(change.enrollmentStatus
+        ? { enrollmentStatus: { from: product.enrollment_status, to: change.enrollmentStatus } }
+        : {}),
     });
   });
   return showAccount(ctx, account.member_number);

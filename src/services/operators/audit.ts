@@ -1,4 +1,9 @@
-import { insertAuditEntry, listAuditEntries, type AuditEntry, type AuditFilter } from '../../infrastructure/repositories/audit-log.js';
+import {
+  insertAuditEntry,
+  listAuditEntries,
+  type AuditEntry,
+  type AuditFilter,
+} from '../../infrastructure/repositories/audit-log.js';
 import { findPartner } from '../../infrastructure/repositories/partners.js';
 import type { OperatorContext } from './context.js';
 
@@ -19,17 +24,31 @@ export const AuditActions = {
   productStatus: 'product.status',
   channelAdd: 'channel.add',
   remittanceRetry: 'remittance.retry',
+  webhookDisable: 'webhook.disable',
+  webhookEnable: 'webhook.enable',
+  webhookReplay: 'webhook.replay',
+  operatorCreate: 'operator.create',
+  operatorResetPassword: 'operator.reset_password',
+  operatorDisable: 'operator.disable',
 } as const;
 
 export type AuditAction = (typeof AuditActions)[keyof typeof AuditActions];
 
 /** Records a change; call it inside the change's transaction. Details must never hold a secret. */
-export async function audit(ctx: OperatorContext, action: AuditAction, subject: string | null, details: Record<string, unknown> = {}) {
+export async function audit(
+  ctx: OperatorContext,
+  action: AuditAction,
+  subject: string | null,
+  details: Record<string, unknown> = {},
+) {
   await insertAuditEntry(ctx.db, { at: ctx.now(), actor: ctx.operator, action, subject, details });
 }
 
 /** Newest first. A partner's entries have its id as subject; its name finds them too. */
-export async function listAudit(ctx: OperatorContext, filter: Omit<AuditFilter, 'subjects'> & { subject?: string }): Promise<AuditEntry[]> {
+export async function listAudit(
+  ctx: OperatorContext,
+  filter: Omit<AuditFilter, 'subjects'> & { subject?: string },
+): Promise<AuditEntry[]> {
   const { subject, ...rest } = filter;
   const partner = subject ? await findPartner(ctx.db, subject) : undefined;
   const subjects = subject ? [...new Set([subject, ...(partner ? [partner.id] : [])])] : undefined;

@@ -11,10 +11,12 @@ export const listChannelsWithUsage = (ctx: OperatorContext): Promise<ChannelUsag
  * as typed; only surrounding spaces, which nobody could send on purpose, are refused.
  */
 export async function addChannel(ctx: OperatorContext, name: string): Promise<{ name: string }> {
-  if (name.trim() === '' || name !== name.trim()) throw new InvalidInputError('A channel name must be non-empty and must not start or end with spaces.');
+  if (name.trim() === '' || name !== name.trim())
+    throw new InvalidInputError('A channel name must be non-empty and must not start or end with spaces.');
   if (name.length > 100) throw new InvalidInputError('A channel name must be at most 100 characters.');
   return inTransaction(ctx, async (tx) => {
-    if (!(await insertChannel(tx.db, name, tx.now()))) throw new ConflictError(`Channel ${JSON.stringify(name)} already exists.`);
+    if (!(await insertChannel(tx.db, name, tx.now())))
+      throw new ConflictError(`Channel ${JSON.stringify(name)} already exists.`);
     await audit(tx, AuditActions.channelAdd, name);
     return { name };
   });

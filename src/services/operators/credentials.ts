@@ -8,7 +8,13 @@ import {
 import { issueCredential, type IssuedCredential } from '../credentials.js';
 import { AuditActions, audit } from './audit.js';
 import { inTransaction, type OperatorContext } from './context.js';
-import { DEFAULT_ROTATION_PERIOD_DAYS, addDays, credentialState, daysUntil, type CredentialState } from './credential-state.js';
+import {
+  DEFAULT_ROTATION_PERIOD_DAYS,
+  addDays,
+  credentialState,
+  daysUntil,
+  type CredentialState,
+} from './credential-state.js';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors.js';
 import { requirePartner } from './partners.js';
 
@@ -33,16 +39,26 @@ export const MAX_OVERLAP_DAYS = 90;
 
 export function parseEnvironment(value: string): Environment {
   if (!(Environments as readonly string[]).includes(value)) {
-    throw new InvalidInputError(`Unknown environment ${JSON.stringify(value)}; expected one of ${Environments.join(', ')}.`);
+    throw new InvalidInputError(
+      `Unknown environment ${JSON.stringify(value)}; expected one of ${Environments.join(', ')}.`,
+    );
   }
   return value as Environment;
 }
 
-export async function issuePartnerCredential(ctx: OperatorContext, partnerRef: string, environment: Environment): Promise<IssuedPair> {
+export async function issuePartnerCredential(
+  ctx: OperatorContext,
+  partnerRef: string,
+  environment: Environment,
+): Promise<IssuedPair> {
   const partner = await requirePartner(ctx, partnerRef);
   return inTransaction(ctx, async (tx) => {
     const issued = await issueCredential(tx.db, partner.id, environment);
-    await audit(tx, AuditActions.credentialIssue, issued.clientId, { partnerId: partner.id, partner: partner.name, environment });
+    await audit(tx, AuditActions.credentialIssue, issued.clientId, {
+      partnerId: partner.id,
+      partner: partner.name,
+      environment,
+    });
     return { ...issued, partnerId: partner.id, partnerName: partner.name, partnerStatus: partner.status };
   });
 }
@@ -62,16 +78,23 @@ export async function listCredentials(
  * Scheduled rotation (spec section 5.6): a new pair for the same partner and environment; the old one keeps
  * working for `overlapDays` and then stops (its expires_at), so the partner can deploy the new pair unhurried.
  */
-export async function rotateCredential(ctx: OperatorContext, clientId: string, overlapDays: number): Promise<RotationResult> {
+export async function rotateCredential(
+  ctx: OperatorContext,
+  clientId: string,
+  overlapDays: number,
+): Promise<RotationResult> {
   if (!Number.isInteger(overlapDays) || overlapDays < 1 || overlapDays > MAX_OVERLAP_DAYS) {
-    throw new InvalidInputError(`The overlap must be a whole number of days from 1 to ${MAX_OVERLAP_DAYS}; to stop the old pair at once, use "credentials emergency-rotate".`);
+    throw new InvalidInputError(
+      `The overlap must be a whole number of days from 1 to ${MAX_OVERLAP_DAYS}; to stop the old pair at once, use "credentials emergency-rotate".`,
+    );
   }
   const old = await requireUsable(ctx, clientId, 'rotate');
   return inTransaction(ctx, async (tx) => {
     const now = tx.now();
     const expiresAt = addDays(now, overlapDays);
     const issued = await issueCredential(tx.db, old.partnerId, parseEnvironment(old.environment));
-    if (!(await endCredential(tx.db, clientId, { expiresAt, replacedBy: issued.clientId }, now))) throw changedMeanwhile(clientId);
+    if (!(await endCredential(tx.db, clientId, { expiresAt, replacedBy: issued.clientId }, now)))
+      throw changedMeanwhile(clientId);
     await audit(tx, AuditActions.credentialRotate, clientId, {
       partner: old.partnerName,
       environment: old.environment,
@@ -79,24 +102,35 @@ export async function rotateCredential(ctx: OperatorContext, clientId: string, o
       overlapDays,
       oldExpiresAt: expiresAt.toISOString(),
     });
-    return { previous: await requireCredential(tx, clientId), issued: { ...issued, partnerId: old.partnerId, partnerName: old.partnerName, partnerStatus: old.partnerStatus } };
+    return {
+      previous: await requireCredential(tx, clientId),
+      issued: { ...issued, partnerId: old.partnerId, partnerName: old.partnerName, partnerStatus: old.partnerStatus },
+    };
   });
 }
 
 /** Emergency rotation (a leaked secret): a new pair, and the old one is revoked at once, with no overlap. */
-export async function emergencyRotateCredential(ctx: OperatorContext, clientId: string, reason?: string): Promise<RotationResult> {
+export async function emergencyRotateCredential(
+  ctx: OperatorContext,
+  clientId: string,
+  reason?: string,
+): Promise<RotationResult> {
   const old = await requireUsable(ctx, clientId, 'emergency-rotate');
   return inTransaction(ctx, async (tx) => {
     const now = tx.now();
     const issued = await issueCredential(tx.db, old.partnerId, parseEnvironment(old.environment));
-    if (!(await endCredential(tx.db, clientId, { revokedAt: now, replacedBy: issued.clientId }, now))) throw changedMeanwhile(clientId);
+    if (!(await endCredential(tx.db, clientId, { revokedAt: now, replacedBy: issued.clientId }, now)))
+      throw changedMeanwhile(clientId);
     await audit(tx, AuditActions.credentialEmergencyRotate, clientId, {
       partner: old.partnerName,
       environment: old.environment,
       newClientId: issued.clientId,
       ...(reason ? { reason } : {}),
     });
-    return { previous: await requireCredential(tx, clientId), issued: { ...issued, partnerId: old.partnerId, partnerName: old.partnerName, partnerStatus: old.partnerStatus } };
+    return {
+      previous: await requireCredential(tx, clientId),
+      issued: { ...issued, partnerId: old.partnerId, partnerName: old.partnerName, partnerStatus: old.partnerStatus },
+    };
   });
 }
 
@@ -112,9 +146,17 @@ export async function revokeCredential(
   }
   return inTransaction(ctx, async (tx) => {
     const now = tx.now();
-    if (!(await endCredential(tx.db, clientId, { revokedAt: now }, now, { allowEnding: true }))) throw changedMeanwhile(clientId);
-    await audit(tx, AuditActions.credentialRevoke, clientId, { partner: current.partnerName, environment: current.environment, ...(reason ? { reason } : {}) });
-    const siblings = await listCredentialListings(tx.db, { partnerId: current.partnerId, environment: current.environment });
+    if (!(await endCredential(tx.db, clientId, { revokedAt: now }, now, { allowEnding: true })))
+      throw changedMeanwhile(clientId);
+    await audit(tx, AuditActions.credentialRevoke, clientId, {
+      partner: current.partnerName,
+      environment: current.environment,
+      ...(reason ? { reason } : {}),
+    });
+    const siblings = await listCredentialListings(tx.db, {
+      partnerId: current.partnerId,
+      environment: current.environment,
+    });
     const usableLeft = siblings.filter((c) => ['active', 'retiring'].includes(credentialState(c, now))).length;
     return { revoked: await requireCredential(tx, clientId), usableLeft };
   });
@@ -135,7 +177,8 @@ export async function credentialsDueForRotation(
   options: { withinDays: number; periodDays?: number; environment?: Environment },
 ): Promise<DueCredential[]> {
   const periodDays = options.periodDays ?? DEFAULT_ROTATION_PERIOD_DAYS;
-  if (!Number.isInteger(options.withinDays) || options.withinDays < 0) throw new InvalidInputError('--within must be a whole number of days, 0 or more.');
+  if (!Number.isInteger(options.withinDays) || options.withinDays < 0)
+    throw new InvalidInputError('--within must be a whole number of days, 0 or more.');
   const now = ctx.now();
   const horizon = addDays(now, options.withinDays);
   const active = await listCredentials(ctx, { environment: options.environment, state: 'active' });
@@ -150,7 +193,8 @@ export async function credentialsDueForRotation(
 
 async function requireCredential(ctx: OperatorContext, clientId: string): Promise<CredentialView> {
   const [row] = await listCredentialListings(ctx.db, { clientId });
-  if (!row) throw new NotFoundError(`No credential with client_id ${JSON.stringify(clientId)} (see "credentials list").`);
+  if (!row)
+    throw new NotFoundError(`No credential with client_id ${JSON.stringify(clientId)} (see "credentials list").`);
   return { ...row, state: credentialState(row, ctx.now()) };
 }
 
@@ -164,10 +208,14 @@ async function requireUsable(ctx: OperatorContext, clientId: string, verb: strin
     );
   }
   if (credential.state !== 'active') {
-    throw new ConflictError(`Credential ${clientId} is ${credential.state}; there is nothing to ${verb}. Issue a new pair with "credentials issue".`);
+    throw new ConflictError(
+      `Credential ${clientId} is ${credential.state}; there is nothing to ${verb}. Issue a new pair with "credentials issue".`,
+    );
   }
   return credential;
 }
 
 const changedMeanwhile = (clientId: string) =>
-  new ConflictError(`Credential ${clientId} was changed by someone else meanwhile; nothing was done. Check "credentials list" and retry.`);
+  new ConflictError(
+    `Credential ${clientId} was changed by someone else meanwhile; nothing was done. Check "credentials list" and retry.`,
+  );

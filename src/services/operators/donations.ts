@@ -1,4 +1,8 @@
-import { findDonationRecords, totalDonations, type DonationRecord } from '../../infrastructure/repositories/donation-lookups.js';
+import {
+  findDonationRecords,
+  totalDonations,
+  type DonationRecord,
+} from '../../infrastructure/repositories/donation-lookups.js';
 import { findSettlement } from '../../infrastructure/repositories/remittance-reports.js';
 import type { OperatorContext } from './context.js';
 import { InvalidInputError, NotFoundError } from './errors.js';
@@ -33,7 +37,13 @@ export async function donationDetail(ctx: OperatorContext, referenceId: string):
   if (!donation) throw new NotFoundError(`No donation with reference id ${JSON.stringify(referenceId)}.`);
   const settled = await findSettlement(ctx.db, referenceId);
   const settlement = settled
-    ? { bankReferenceId: settled.bank_reference_id, batchId: settled.batch_id, entryIndex: settled.position, amountCents: Number(settled.amount_cents), settledAt: new Date(settled.settled_at) }
+    ? {
+        bankReferenceId: settled.bank_reference_id,
+        batchId: settled.batch_id,
+        entryIndex: settled.position,
+        amountCents: Number(settled.amount_cents),
+        settledAt: new Date(settled.settled_at),
+      }
     : null;
   return { donation, settlement };
 }
@@ -47,9 +57,17 @@ export interface DonationSearch {
 
 /** By the partner's transaction id or the donor's email (at least one), optionally for one partner. */
 export async function findDonations(ctx: OperatorContext, search: DonationSearch): Promise<DonationRecord[]> {
-  if (!search.transactionId && !search.donorEmail) throw new InvalidInputError('Give --transaction-id or --email (or look up one donation with "donations show <referenceId>").');
+  if (!search.transactionId && !search.donorEmail)
+    throw new InvalidInputError(
+      'Give --transaction-id or --email (or look up one donation with "donations show <referenceId>").',
+    );
   const partnerId = search.partner ? (await requirePartner(ctx, search.partner)).id : undefined;
-  return findDonationRecords(ctx.db, { transactionId: search.transactionId, donorEmail: search.donorEmail, partnerId, limit: search.limit });
+  return findDonationRecords(ctx.db, {
+    transactionId: search.transactionId,
+    donorEmail: search.donorEmail,
+    partnerId,
+    limit: search.limit,
+  });
 }
 
 export interface PartnerDonations {
@@ -67,6 +85,9 @@ export async function listPartnerDonations(
 ): Promise<PartnerDonations> {
   const partner = await requirePartner(ctx, query.partner);
   const where = { partnerId: partner.id, channel: query.channel, from: query.range.from, until: query.range.until };
-  const [donations, totals] = await Promise.all([findDonationRecords(ctx.db, { ...where, limit: query.limit }), totalDonations(ctx.db, where)]);
+  const [donations, totals] = await Promise.all([
+    findDonationRecords(ctx.db, { ...where, limit: query.limit }),
+    totalDonations(ctx.db, where),
+  ]);
   return { partnerName: partner.name, range: query.range, donations, ...totals };
 }

@@ -22,7 +22,12 @@ export interface ImportProblem {
 }
 
 export class ImportRejectedError extends OperatorError {
-  constructor(readonly file: string, readonly problems: ImportProblem[]) {
-    super(`${file} was rejected: ${problems.length} problem${problems.length === 1 ? '' : 's'} found. Nothing was imported.`);
+  constructor(
+    readonly file: string,
+    readonly problems: ImportProblem[],
+  ) {
+    super(
+      `${file} was rejected: ${problems.length} problem${problems.length === 1 ? '' : 's'} found. Nothing was imported.`,
+    );
   }
 }

@@ -10,7 +10,9 @@ export function parseInstant(value: string, option: string, end: 'start' | 'end'
   const isDay = DAY.test(value);
   const at = new Date(isDay ? `${value}T00:00:00.000Z` : value);
   if (Number.isNaN(at.getTime()) || (!isDay && !/T\d{2}:\d{2}/.test(value))) {
-    throw new InvalidInputError(`${option} ${JSON.stringify(value)} is not a date (YYYY-MM-DD) or an ISO 8601 timestamp.`);
+    throw new InvalidInputError(
+      `${option} ${JSON.stringify(value)} is not a date (YYYY-MM-DD) or an ISO 8601 timestamp.`,
+    );
   }
   return isDay && end === 'end' ? new Date(at.getTime() + 86_400_000) : at;
 }
@@ -26,6 +28,7 @@ export function parseTimeRange(from: string | undefined, to: string | undefined)
     from: from === undefined ? undefined : parseInstant(from, '--from', 'start'),
     until: to === undefined ? undefined : parseInstant(to, '--to', 'end'),
   };
-  if (range.from && range.until && range.from >= range.until) throw new InvalidInputError('--from must be before --to.');
+  if (range.from && range.until && range.from >= range.until)
+    throw new InvalidInputError('--from must be before --to.');
   return range;
 }

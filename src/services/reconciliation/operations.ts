@@ -1,15 +1,26 @@
 import { BATCH_STATUSES, OUTCOMES } from '../../domain/reconciliation.js';
-import { countJobsByState } from '../../infrastructure/queue/job-queue.js';
+import { isUuid } from '../../domain/uuid.js';
+import { countJobsByState } from '../../infrastructure/queue/enqueue.js';
 import { RECONCILIATION_DEAD_LETTER_QUEUE, RECONCILIATION_QUEUE } from '../../infrastructure/queue/queues.js';
-import { clearDeadLettered } from '../../infrastructure/repositories/reconciliation.js';
-import { findBatch, listBatchEntries, listBatches, listEntries, type BatchEntryRow, type BatchRow } from '../../infrastructure/repositories/remittance-reports.js';
+import { clearDeadLettered } from '../../infrastructure/repositories/reconciliation-failures.js';
+import {
+  findBatch,
+  listBatchEntries,
+  listBatches,
+  listEntries,
+  type BatchEntryRow,
+  type BatchRow,
+} from '../../infrastructure/repositories/remittance-reports.js';
 import { audit, AuditActions } from '../operators/audit.js';
 import { inTransaction, type OperatorContext } from '../operators/context.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../operators/errors.js';
 import { requirePartner } from '../operators/partners.js';
 import type { TimeRange } from '../operators/time-range.js';
-import { toBatchReport, type BatchReport } from './remittance-report.js';
+import { findReportBatch } from '../../infrastructure/repositories/remittance-report-pages.js';
+import { readReportSnapshot } from '../../infrastructure/repositories/report-snapshot.js';
+import { summaryReport, toEntryReport, type BatchReport } from './remittance-report.js';
 import { enqueueReconciliationJob } from './enqueue.js';
+import { openRemittanceCsv } from './remittance-csv.js';
 
 /** Operators' view of reconciliation: batches, their entries and exceptions, the queue, and manual retries. */
 
@@ -48,7 +59,14 @@ export async function listRemittanceBatches(ctx: OperatorContext, query: BatchQu
     throw new InvalidInputError(`--status must be one of ${BATCH_STATUSES.join(', ')}.`);
   }
   const partnerId = query.partner ? (await requirePartner(ctx, query.partner)).id : undefined;
-  const rows = await listBatches(ctx.db, { partnerId, status: query.status, from: query.range.from, to: query.range.until, deadLettered: query.deadLettered, limit: query.limit });
+  const rows = await listBatches(ctx.db, {
+    partnerId,
+    status: query.status,
+    from: query.range.from,
+    to: query.range.until,
+    deadLettered: query.deadLettered,
+    limit: query.limit,
+  });
   return rows.map(toSummary);
 }
 
@@ -59,10 +77,32 @@ export interface BatchDetail {
   jobs: Record<string, number>;
 }
 
-export async function remittanceBatchDetail(ctx: OperatorContext, batchId: string, options: { exceptionsOnly?: boolean } = {}): Promise<BatchDetail> {
+export async function remittanceBatchDetail(
+  ctx: OperatorContext,
+  batchId: string,
+  options: { exceptionsOnly?: boolean } = {},
+): Promise<BatchDetail> {
   const batch = await requireBatch(ctx, batchId);
-  const entries = await listEntries(ctx.db, batchId, options);
-  return { batch: toSummary(batch), report: toBatchReport(batch, entries), jobs: await countJobsByState(ctx.db, RECONCILIATION_QUEUE, { batchId }) };
+  // One snapshot, as the partner's report: the counts (the whole batch) agree with the entries listed.
+  const { reportBatch, entries } = await readReportSnapshot(ctx.db, batchId, async (trx) => ({
+    reportBatch: (await findReportBatch(trx, batchId))!,
+    entries: await listEntries(trx, batchId, options),
+  }));
+  return {
+    batch: toSummary(batch),
+    report: {
+      ...summaryReport(reportBatch, { partnerView: false }),
+      entries: entries.map(toEntryReport),
+      nextCursor: null,
+    },
+    jobs: await countJobsByState(ctx.db, RECONCILIATION_QUEUE, { batchId }),
+  };
+}
+
+/** One batch as the partner's CSV file (the same code as GET /remittances/{batchId} with Accept: text/csv). */
+export async function exportRemittanceBatchCsv(ctx: OperatorContext, batchId: string, outcome?: string) {
+  await requireBatch(ctx, batchId);
+  return openRemittanceCsv(ctx.db, batchId, { outcome });
 }
 
 export interface EntryQuery {
@@ -96,7 +136,10 @@ export async function listRemittanceEntries(ctx: OperatorContext, query: EntryQu
  * Gives a batch that is not completed (typically dead-lettered) a fresh job with a fresh set of retries, in one
  * transaction with its audit entry. The running service picks it up; an embedded one at its next start.
  */
-export async function retryRemittanceBatch(ctx: OperatorContext, batchId: string): Promise<{ batchId: string; jobId: string }> {
+export async function retryRemittanceBatch(
+  ctx: OperatorContext,
+  batchId: string,
+): Promise<{ batchId: string; jobId: string }> {
   const batch = await requireBatch(ctx, batchId);
   if (batch.status === 'completed' || batch.status === 'completed_with_exceptions') {
     throw new ConflictError(`Batch ${batchId} is already reconciled (${batch.status}); there is nothing to retry.`);
@@ -104,7 +147,12 @@ export async function retryRemittanceBatch(ctx: OperatorContext, batchId: string
   return inTransaction(ctx, async (tx) => {
     await clearDeadLettered(tx.db, batchId);
     const jobId = await enqueueReconciliationJob(tx.db, batchId);
-    await audit(tx, AuditActions.remittanceRetry, batchId, { partner: batch.partner_name, status: batch.status, attempts: batch.attempts, wasDeadLettered: batch.dead_lettered_at !== null });
+    await audit(tx, AuditActions.remittanceRetry, batchId, {
+      partner: batch.partner_name,
+      status: batch.status,
+      attempts: batch.attempts,
+      wasDeadLettered: batch.dead_lettered_at !== null,
+    });
     return { batchId, jobId };
   });
 }
@@ -117,10 +165,11 @@ export async function queueSummary(ctx: OperatorContext) {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 async function requireBatch(ctx: OperatorContext, batchId: string): Promise<BatchRow> {
-  if (!UUID.test(batchId)) throw new InvalidInputError(`${JSON.stringify(batchId)} is not a batch id (a UUID, as returned by POST /remittances).`);
+  if (!isUuid(batchId))
+    throw new InvalidInputError(
+      `${JSON.stringify(batchId)} is not a batch id (a UUID, as returned by POST /remittances).`,
+    );
   const batch = await findBatch(ctx.db, batchId);
   if (!batch) throw new NotFoundError(`No remittance batch with id ${batchId} (see "remittances list").`);
   return batch;

@@ -1,15 +1,22 @@
 import type { Kysely } from 'kysely';
-import { completedStatus, countOutcomes, isException, reconcileEntries, type Outcome } from '../../domain/reconciliation.js';
+import {
+  completedStatus,
+  countOutcomes,
+  isException,
+  reconcileEntries,
+  type Outcome,
+} from '../../domain/reconciliation.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import {
   loadClaims,
   loadDonationFacts,
   loadEntries,
   lockBatchStatus,
-  lockPartnerReconciliation,
+  lockReconciliationKeys,
   saveResults,
   startProcessing,
 } from '../../infrastructure/repositories/reconciliation.js';
+import { recordRemittanceCompleted } from './completed-event.js';
 
 /** Points of a run the crash tests stop a worker at: after `processing` is committed, before and after the commit. */
 export type ReconciliationStage = 'processing' | 'decided' | 'committed';
@@ -26,23 +33,34 @@ export type ReconcileResult =
  * from the same facts. A run that finds the batch completed does nothing, and the primary keys of the claim and
  * settlement tables refuse a second settlement whatever happens.
  */
-export async function reconcileBatch(db: Kysely<DB>, batchId: string, checkpoint?: Checkpoint): Promise<ReconcileResult> {
+export async function reconcileBatch(
+  db: Kysely<DB>,
+  batchId: string,
+  checkpoint?: Checkpoint,
+  /** Prefix of the report's URL in `remittance.completed` (scheme, host, base path). */
+  apiBaseUrl = '',
+): Promise<ReconcileResult> {
   const batch = await startProcessing(db, batchId);
   if (!batch) return { batchId, ran: false, reason: 'not pending' };
   await checkpoint?.('processing', batchId);
 
   const result = await db.transaction().execute(async (trx) => {
-    await lockPartnerReconciliation(trx, batch.partnerId, batch.environment);
+    // Entries never change once stored: read them first, to know which donations and references to lock.
+    const entries = await loadEntries(trx, batchId);
+    const donationIds = [...new Set(entries.flatMap((e) => e.donationIds))];
+    const bankReferenceIds = [...new Set(entries.map((e) => e.bankReferenceId))];
+    await lockReconciliationKeys(trx, batch, { bankReferenceIds, donationIds });
     // A run whose job expired while it worked may have been retried; whichever gets here second finds it done.
     if ((await lockBatchStatus(trx, batchId)) !== 'processing') return null;
-    const entries = await loadEntries(trx, batchId);
-    const donations = await loadDonationFacts(trx, batch, [...new Set(entries.flatMap((e) => e.donationIds))]);
-    const claims = await loadClaims(trx, batch, [...new Set(entries.map((e) => e.bankReferenceId))]);
+    // Read after the locks: under READ COMMITTED each statement sees what the batches before us committed.
+    const donations = await loadDonationFacts(trx, batch, donationIds);
+    const claims = await loadClaims(trx, batch, bankReferenceIds);
     const results = reconcileEntries({ batchId, entries, donations, claims });
     const counts = countOutcomes(results);
     const exceptions = results.filter((r) => isException(r.outcome)).length;
     const status = completedStatus(exceptions);
     await saveResults(trx, batch, results, { status, counts, exceptions });
+    await recordRemittanceCompleted(trx, batchId, entries, results, apiBaseUrl);
     await checkpoint?.('decided', batchId);
     return { status, counts, exceptions };
   });

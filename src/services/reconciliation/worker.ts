@@ -1,20 +1,25 @@
 import type { Logger } from 'pino';
 import type { Database } from '../../infrastructure/db/connect.js';
 import type { JobQueue, QueuedJob } from '../../infrastructure/queue/job-queue.js';
-import { RECONCILIATION_DEAD_LETTER_QUEUE, RECONCILIATION_QUEUE } from '../../infrastructure/queue/queues.js';
-import { markDeadLettered, recordFailure } from '../../infrastructure/repositories/reconciliation.js';
+import {
+  RECONCILIATION_DEAD_LETTER_QUEUE,
+  RECONCILIATION_HEARTBEAT_SECONDS,
+  RECONCILIATION_QUEUE,
+} from '../../infrastructure/queue/queues.js';
+import { markDeadLettered, recordFailure } from '../../infrastructure/repositories/reconciliation-failures.js';
+import type { ReconciliationJob } from '../jobs/definitions.js';
 import { reconcileBatch, type Checkpoint } from './reconcile-batch.js';
-
-export interface ReconciliationJob {
-  batchId: string;
-}
 
 export interface ReconciliationWorkerOptions {
   log?: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** How often an idle worker looks for new batches. */
   pollingIntervalSeconds?: number;
+  /** Batches this process reconciles at once. */
+  concurrency?: number;
   /** Test seam (crash tests). */
   checkpoint?: Checkpoint;
+  /** Scheme, host and base path partners call: prefixes the report URL of `remittance.completed`. */
+  apiBaseUrl?: string;
 }
 
 /**
@@ -33,11 +38,29 @@ export class ReconciliationWorker {
     if (this.database.kind === 'embedded') {
       // One process per embedded data directory: a job still active now was left by a process that crashed.
       const orphans = await this.queue.retryOrphanedJobs(RECONCILIATION_QUEUE);
-      if (orphans > 0) this.options.log?.warn({ jobs: orphans }, 'retrying reconciliation jobs left active by a previous process');
+      if (orphans > 0)
+        this.options.log?.warn({ jobs: orphans }, 'retrying reconciliation jobs left active by a previous process');
     }
     const pollingIntervalSeconds = this.options.pollingIntervalSeconds ?? 1;
-    await this.queue.work<ReconciliationJob>(RECONCILIATION_QUEUE, { pollingIntervalSeconds }, (job) => this.reconcile(job));
-    await this.queue.work<ReconciliationJob>(RECONCILIATION_DEAD_LETTER_QUEUE, { pollingIntervalSeconds: Math.max(pollingIntervalSeconds, 5) }, (job) => this.deadLetter(job));
+    await this.queue.work<ReconciliationJob>(
+      RECONCILIATION_QUEUE,
+      {
+        pollingIntervalSeconds,
+        concurrency: this.options.concurrency ?? 1,
+        heartbeatSeconds: RECONCILIATION_HEARTBEAT_SECONDS,
+      },
+      (job) => this.reconcile(job),
+    );
+    await this.queue.work<ReconciliationJob>(
+      RECONCILIATION_DEAD_LETTER_QUEUE,
+      { pollingIntervalSeconds: Math.max(pollingIntervalSeconds, 5) },
+      (job) => this.deadLetter(job),
+    );
+  }
+
+  /** A batch was just stored and committed: an idle worker of this process takes it at once. */
+  wake(): void {
+    this.queue.wake(RECONCILIATION_QUEUE);
   }
 
   /**
@@ -55,13 +78,20 @@ export class ReconciliationWorker {
     const { batchId } = job.data;
     const started = Date.now();
     try {
-      const result = await reconcileBatch(this.database.db, batchId, this.options.checkpoint);
+      const result = await reconcileBatch(this.database.db, batchId, this.options.checkpoint, this.options.apiBaseUrl);
       const ms = Date.now() - started;
-      if (result.ran) this.options.log?.info({ batchId, status: result.status, counts: result.counts, ms }, 'remittance batch reconciled');
+      if (result.ran)
+        this.options.log?.info(
+          { batchId, status: result.status, counts: result.counts, ms },
+          'remittance batch reconciled',
+        );
       else this.options.log?.info({ batchId, reason: result.reason }, 'remittance batch needed no reconciliation');
     } catch (err) {
       const message = (err as Error).message;
-      this.options.log?.error({ batchId, attempt: job.retryCount + 1, of: job.retryLimit + 1, err: message }, 'remittance batch reconciliation failed');
+      this.options.log?.error(
+        { batchId, attempt: job.retryCount + 1, of: job.retryLimit + 1, err: message },
+        'remittance batch reconciliation failed',
+      );
       await recordFailure(this.database.db, batchId, message).catch(() => undefined);
       throw err;
     }
@@ -69,13 +99,17 @@ export class ReconciliationWorker {
 
   private async deadLetter(job: QueuedJob<ReconciliationJob>) {
     const { batchId } = job.data;
-    this.options.log?.error({ batchId }, 'remittance batch reconciliation ran out of retries; an operator must look at it');
+    this.options.log?.error(
+      { batchId },
+      'remittance batch reconciliation ran out of retries; an operator must look at it',
+    );
     await markDeadLettered(this.database.db, batchId, failureMessage(job.output));
   }
 }
 
 /** pg-boss stores a failed job's error as its output; the dead-letter copy carries it. */
 function failureMessage(output: unknown): string | null {
-  if (output && typeof output === 'object' && 'message' in output && typeof output.message === 'string') return output.message;
+  if (output && typeof output === 'object' && 'message' in output && typeof output.message === 'string')
+    return output.message;
   return null;
 }

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { getAccount } from '../../../services/accounts.js';
 import { sendItems, type App, type RouteDeps } from '../../route-context.js';
-import { ErrorEnvelope, RequestHeaders, RequiredText, SourceChannel, standardErrors, SuccessEnvelope } from '../../schemas/common.js';
+import { RequestHeaders, RequiredText, SourceChannel } from '../../../contract/common.js';
+import { envelopeResponse, errorResponses } from '../../schemas/responses.js';
 
 const Product = Type.Object({
   name: Type.String({ description: 'Equals the channel.' }),
@@ -23,16 +24,45 @@ const AccountRecord = Type.Object({
 });
 
 /** GET /accounts/{id} (section 4.9): the account with the product of the requested channel. */
-export default async function getAccountRoute(app: App, { db }: RouteDeps) {
-  app.get('/accounts/:id', {
-    schema: {
-      tags: ['accounts'],
-      summary: 'Account details',
-      headers: RequestHeaders,
-      params: Type.Object({ id: RequiredText(64, { description: 'Member number (a CRM id is accepted too).' }) }),
-      querystring: Type.Object({ channel: SourceChannel }),
-      response: { 200: SuccessEnvelope('/accounts/:id', AccountRecord), ...standardErrors, 404: Type.Ref(ErrorEnvelope) },
+export default async function getAccountRoute(app: App, { db, enrolments }: RouteDeps) {
+  app.get(
+    '/accounts/:id',
+    {
+      schema: {
+        operationId: 'getAccount',
+        tags: ['accounts'],
+        summary: 'Account details',
+        description:
+          'The account with the product of the requested channel only (section 4.9). 404 ACCOUNT:NOT_FOUND for ' +
+          'an unknown id; 400 FUNDRAISER:VALIDATION for a known account without an activated product for the channel.',
+        headers: RequestHeaders,
+        params: Type.Object({ id: RequiredText(64, { description: 'Member number (a CRM id is accepted too).' }) }),
+        querystring: Type.Object({ channel: SourceChannel }),
+        response: {
+          200: envelopeResponse('/accounts/:id', AccountRecord, 'The account.', {
+            name: 'Riverside Junior Football Club',
+            memberNumber: '10000001',
+            abn: '51824753556',
+            products: [
+              {
+                name: 'Storefront App',
+                description: 'Round up your order for the club',
+                status: 'Activated',
+                logo: 'https://example.org/assets/logo.png',
+                coverImage: 'https://example.org/assets/cover.jpg',
+                donationAmounts: [5, 10, 20, 50],
+                story: 'Every dollar keeps junior sport affordable in our community.',
+                campaigns: {},
+                productEnrollmentId: 'PE-10000001-SF',
+              },
+            ],
+          }),
+          ...errorResponses('/accounts/:id', 'FUNDRAISER_NOT_ENROLLED', 'ACCOUNT_NOT_FOUND'),
+        },
+      },
+      config: { envelopeMethod: '/accounts/:id', channelFrom: 'query' },
     },
-    config: { envelopeMethod: '/accounts/:id', channelFrom: 'query' },
-  }, async (request, reply) => sendItems(request, reply, await getAccount(db, request.params.id, request.query.channel)));
+    async (request, reply) =>
+      sendItems(request, reply, await getAccount(db, enrolments, request.params.id, request.query.channel)),
+  );
 }

@@ -1,40 +1,59 @@
 import { Type } from '@sinclair/typebox';
 import { acceptRemittances } from '../../../services/accept-remittances.js';
-import { markReplay, requestContext, sendItems, type App, type RouteDeps } from '../../route-context.js';
-import { ErrorEnvelope, PostHeaders, RequiredText, SourceWithFundraiser, standardErrors, SuccessEnvelope } from '../../schemas/common.js';
-
-export const MAX_DONATIONS_PER_ENTRY = 1000;
+import { markReplay, requestContext, sendItems, setLocation, type App, type RouteDeps } from '../../route-context.js';
+import { PostHeaders } from '../../../contract/common.js';
+import { remittancesRequest } from '../../../contract/remittances.js';
+import { BODY_ERRORS, envelopeResponse, errorResponses, ResponseHeaders } from '../../schemas/responses.js';
 
 /** POST /remittances (section 4.8): a batch of bank-settled remittances, reconciled asynchronously. */
-export default async function postRemittancesRoute(app: App, { db, config, onRemittanceBatchStored }: RouteDeps) {
-  const Remittance = Type.Object({
-    bankReferenceId: RequiredText(100),
-    amount: Type.Number({ format: 'amount-aud', description: 'Settled amount in AUD: > 0, at most 2 decimals.' }),
-    donationIds: Type.Array(RequiredText(64), { minItems: 1, maxItems: MAX_DONATIONS_PER_ENTRY, description: 'donationReferenceIds covered by this entry.' }),
-  });
-  const RemittancesRequest = Type.Object({
-    source: SourceWithFundraiser,
-    remittances: Type.Array(Remittance, { minItems: 1, maxItems: config.MAX_REMITTANCE_ENTRIES, description: `One entry per bank transaction; at most ${config.MAX_REMITTANCE_ENTRIES}.` }),
-  });
+export default async function postRemittancesRoute(
+  app: App,
+  { db, config, onRemittanceBatchStored, onRemittanceBatchCommitted }: RouteDeps,
+) {
+  const RemittancesRequest = remittancesRequest(config.MAX_REMITTANCE_ENTRIES);
 
-  app.post('/remittances', {
-    schema: {
-      tags: ['remittances'],
-      summary: 'Post a remittance batch',
-      description: '202 once the batch is stored; reconciliation runs in the background. 406 FUNDRAISER:REMITTANCE POST when a referenced fundraiser is not enrolled.',
-      headers: PostHeaders,
-      body: RemittancesRequest,
-      response: {
-        202: SuccessEnvelope('/remittance', Type.Object({ status: Type.Literal('Request Accepted'), batchId: Type.String({ description: 'Added to the contract: the batch to look up.' }) })),
-        ...standardErrors,
-        406: Type.Ref(ErrorEnvelope),
-        409: Type.Ref(ErrorEnvelope),
+  app.post(
+    '/remittances',
+    {
+      schema: {
+        operationId: 'postRemittances',
+        tags: ['remittances'],
+        summary: 'Post a remittance batch',
+        description:
+          'Bank-settled remittances to reconcile against your donations (section 4.8). 202 once the batch is ' +
+          'stored durably; reconciliation runs in the background: read its outcome at the Location (GET ' +
+          '/remittances/{batchId}). 406 FUNDRAISER:REMITTANCE POST when `source.fundraiserId` or the fundraiser of ' +
+          'a referenced donation has no active enrolment with the channel; unknown donation ids are a ' +
+          'reconciliation outcome, not an error. Send an Idempotency-Key so that a retry is not a second batch.',
+        headers: PostHeaders,
+        body: RemittancesRequest,
+        response: {
+          202: envelopeResponse(
+            '/remittance',
+            Type.Object({
+              status: Type.Literal('Request Accepted'),
+              batchId: Type.String({ format: 'uuid', description: 'Added to the contract: the batch to look up.' }),
+            }),
+            'The batch is stored and queued for reconciliation.',
+            { status: 'Request Accepted', batchId: '80d74b21-cbbc-4352-8c51-5102915d9aca' },
+            { ...ResponseHeaders.location, ...ResponseHeaders.replayed },
+          ),
+          ...errorResponses('/remittance', ...BODY_ERRORS, 'REMITTANCE_NOT_ACCEPTED', 'CONFLICT'),
+        },
       },
+      config: { envelopeMethod: '/remittance', channelFrom: 'body' },
     },
-    config: { envelopeMethod: '/remittance', channelFrom: 'body' },
-  }, async (request, reply) => {
-    const result = await acceptRemittances(db, request.body, requestContext(request, config), onRemittanceBatchStored);
-    markReplay(reply, result.replayed);
-    return sendItems(request, reply, result.items, result.status);
-  });
+    async (request, reply) => {
+      const result = await acceptRemittances(
+        db,
+        request.body,
+        requestContext(request, config),
+        onRemittanceBatchStored,
+      );
+      if (!result.replayed) onRemittanceBatchCommitted?.();
+      markReplay(reply, result.replayed);
+      setLocation(reply, config, `/remittances/${result.items.batchId}`);
+      return sendItems(request, reply, result.items, result.status);
+    },
+  );
 }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ApiError } from '../../../errors.js';
 import type { App, RouteDeps } from '../../route-context.js';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -9,16 +10,23 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCode
  */
 export default async function mandateConfirmationPage(app: App, { simulator }: RouteDeps) {
   if (!simulator) return;
-  app.get('/sandbox/mandate-confirmations/:id', {
-    schema: { hide: true, params: Type.Object({ id: Type.String({ maxLength: 100 }) }) },
-    config: { public: true },
-  }, async (request, reply) => {
-    const intent = await simulator.retrieveSetupIntent(request.params.id);
-    if (!intent?.mandate) return reply.code(404).type('text/html').send('<h1>No accepted mandate with this id</h1>');
-    return reply.type('text/html; charset=utf-8').send(
-      `<!doctype html><title>Direct debit mandate</title><h1>BECS direct debit request (sandbox)</h1>` +
-        `<p>Mandate <code>${escape(intent.id)}</code> was accepted at ${escape(intent.mandate.acceptedAt.toISOString())}.</p>` +
-        `<p>This page is produced by the payment simulator; no real account is debited.</p>`,
-    );
-  });
+  app.get(
+    '/sandbox/mandate-confirmations/:id',
+    {
+      schema: { hide: true, params: Type.Object({ id: Type.String({ maxLength: 100 }) }) },
+      config: { public: true },
+    },
+    async (request, reply) => {
+      const intent = await simulator.retrieveSetupIntent(request.params.id);
+      // Like every error of the API, in the envelope (the page itself is HTML for the donor's browser).
+      if (!intent?.mandate) throw new ApiError('NOT_FOUND', 'No accepted mandate with this id');
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(
+          `<!doctype html><title>Direct debit mandate</title><h1>BECS direct debit request (sandbox)</h1>` +
+            `<p>Mandate <code>${escape(intent.id)}</code> was accepted at ${escape(intent.mandate.acceptedAt.toISOString())}.</p>` +
+            `<p>This page is produced by the payment simulator; no real account is debited.</p>`,
+        );
+    },
+  );
 }

@@ -1,12 +1,12 @@
 import { basename, extname } from 'node:path';
 import { crmIdPrefix } from '../../../domain/fundraiser-id.js';
 import { accountsByCrmPrefix, existingMemberNumbers } from '../../../infrastructure/repositories/account-admin.js';
-import { upsertAccount } from '../../../infrastructure/repositories/accounts.js';
+import { upsertAccounts } from '../../../infrastructure/repositories/account-writes.js';
 import { listChannels } from '../../../infrastructure/repositories/channels.js';
 import { AuditActions, audit } from '../audit.js';
 import { inTransaction, type OperatorContext } from '../context.js';
 import { ImportRejectedError, InvalidInputError, type ImportProblem } from '../errors.js';
-import { ProblemList, type ParsedAccount, type ParsedFile } from './normalise.js';
+import { ProblemList, type ParsedFile } from './normalise.js';
 import { parseCsvAccounts } from './parse-csv.js';
 import { parseJsonAccounts } from './parse-json.js';
 
@@ -20,6 +20,8 @@ export interface ImportRequest {
   format?: ImportFormat;
   /** Validate and report what would change, writing nothing. */
   dryRun?: boolean;
+  /** Told after each statement's accounts are written (a progress bar); not called on a dry run. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface ImportedAccount {
@@ -57,7 +59,10 @@ export async function importAccounts(ctx: OperatorContext, request: ImportReques
   if (problems.size > 0) throw new ImportRejectedError(request.fileName, inFileOrder(problems.items));
 
   const run = async (tx: OperatorContext) => {
-    const existing = await existingMemberNumbers(tx.db, parsed.accounts.map((a) => a.input.memberNumber));
+    const existing = await existingMemberNumbers(
+      tx.db,
+      parsed.accounts.map((a) => a.input.memberNumber),
+    );
     const accounts: ImportedAccount[] = parsed.accounts.map(({ input }) => ({
       memberNumber: input.memberNumber,
       name: input.name,
@@ -74,7 +79,12 @@ export async function importAccounts(ctx: OperatorContext, request: ImportReques
       accounts,
     };
     if (request.dryRun) return summary;
-    for (const { input } of parsed.accounts) await upsertAccount(tx.db, input);
+    const total = parsed.accounts.length;
+    await upsertAccounts(
+      tx.db,
+      parsed.accounts.map((a) => a.input),
+      (done) => request.onProgress?.(done, total),
+    );
     await audit(tx, AuditActions.accountsImport, basename(request.fileName), {
       file: request.fileName,
       format,
@@ -88,11 +98,13 @@ export async function importAccounts(ctx: OperatorContext, request: ImportReques
   return request.dryRun ? run(ctx) : inTransaction(ctx, run);
 }
 
-export function formatOf(fileName: string): ImportFormat {
+function formatOf(fileName: string): ImportFormat {
   const extension = extname(fileName).toLowerCase();
   if (extension === '.json') return 'json';
   if (extension === '.csv') return 'csv';
-  throw new InvalidInputError(`Cannot tell the format of ${fileName} from its extension; pass --format json or --format csv.`);
+  throw new InvalidInputError(
+    `Cannot tell the format of ${fileName} from its extension; pass --format json or --format csv.`,
+  );
 }
 
 /** Checks that need the database or the whole file: known channels, one record per member, unique CRM ids. */
@@ -105,20 +117,30 @@ async function checkAgainstDatabase(ctx: OperatorContext, parsed: ParsedFile, pr
     const { input } = account;
     const ref = { row: account.row, memberNumber: input.memberNumber };
     const earlier = firstRowOfMember.get(input.memberNumber);
-    if (earlier) problems.add(ref, 'memberNumber', `${input.memberNumber} appears again (first on ${earlier}); list each account once`);
+    if (earlier)
+      problems.add(
+        ref,
+        'memberNumber',
+        `${input.memberNumber} appears again (first on ${earlier}); list each account once`,
+      );
     else firstRowOfMember.set(input.memberNumber, account.row);
 
     input.products.forEach((product, i) => {
       if (!channels.has(product.channel)) {
         const { row, field } = account.channelRefs[i]!;
-        problems.add({ row, memberNumber: input.memberNumber }, field, `${JSON.stringify(product.channel)} is not a known channel (${[...channels].map((c) => JSON.stringify(c)).join(', ')})`);
+        problems.add(
+          { row, memberNumber: input.memberNumber },
+          field,
+          `${JSON.stringify(product.channel)} is not a known channel (${[...channels].map((c) => JSON.stringify(c)).join(', ')})`,
+        );
       }
     });
 
     const prefix = input.crmId ? crmIdPrefix(input.crmId) : null;
     if (prefix) {
       const other = memberOfCrmPrefix.get(prefix);
-      if (other && other.member !== input.memberNumber) problems.add(ref, 'crmId', `${input.crmId} is also given to member ${other.member} on ${other.row}`);
+      if (other && other.member !== input.memberNumber)
+        problems.add(ref, 'crmId', `${input.crmId} is also given to member ${other.member} on ${other.row}`);
       else memberOfCrmPrefix.set(prefix, { member: input.memberNumber, row: account.row });
     }
   }
@@ -126,7 +148,8 @@ async function checkAgainstDatabase(ctx: OperatorContext, parsed: ParsedFile, pr
   const holders = await accountsByCrmPrefix(ctx.db, [...memberOfCrmPrefix.keys()]);
   for (const [prefix, { member, row }] of memberOfCrmPrefix) {
     const holder = holders.get(prefix);
-    if (holder && holder !== member) problems.add({ row, memberNumber: member }, 'crmId', `CRM id ${prefix}… already belongs to member ${holder}`);
+    if (holder && holder !== member)
+      problems.add({ row, memberNumber: member }, 'crmId', `CRM id ${prefix}… already belongs to member ${holder}`);
   }
 }
 

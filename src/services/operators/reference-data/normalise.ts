@@ -73,7 +73,8 @@ export function toAbn(value: string | undefined, ref: RowRef, problems: ProblemL
   if (value === undefined) return null;
   const digits = normaliseAbn(value);
   if (!digits) problems.add(ref, 'abn', `${JSON.stringify(value)} is not 11 digits`);
-  else if (!isValidAbn(digits)) problems.add(ref, 'abn', `${JSON.stringify(value)} fails the ABN checksum (mistyped digit?)`);
+  else if (!isValidAbn(digits))
+    problems.add(ref, 'abn', `${JSON.stringify(value)} fails the ABN checksum (mistyped digit?)`);
   return digits;
 }
 
@@ -82,7 +83,11 @@ function toCents(values: readonly (number | string)[], field: string, ref: RowRe
   return values.map((value, i) => {
     const cents = typeof value === 'number' ? numberToCents(value) : parseDecimalToCents(value.trim());
     if (cents === null || cents <= 0) {
-      problems.add(ref, `${field}[${i}]`, `${JSON.stringify(value)} is not a positive AUD amount with at most 2 decimals`);
+      problems.add(
+        ref,
+        `${field}[${i}]`,
+        `${JSON.stringify(value)} is not a positive AUD amount with at most 2 decimals`,
+      );
       return 0;
     }
     return cents;
@@ -92,7 +97,11 @@ function toCents(values: readonly (number | string)[], field: string, ref: RowRe
 /** Only exactly "Activated" counts as an active enrolment; "activated" would silently disable a fundraiser. */
 function checkStatus(status: string, field: string, ref: RowRef, problems: ProblemList) {
   if (status !== ACTIVATED && status.trim().toLowerCase() === ACTIVATED.toLowerCase()) {
-    problems.add(ref, field, `write ${JSON.stringify(ACTIVATED)} exactly (got ${JSON.stringify(status)}); only that spelling counts as an active enrolment`);
+    problems.add(
+      ref,
+      field,
+      `write ${JSON.stringify(ACTIVATED)} exactly (got ${JSON.stringify(status)}); only that spelling counts as an active enrolment`,
+    );
   }
 }
 
@@ -100,5 +109,9 @@ function checkStatus(status: string, field: string, ref: RowRef, problems: Probl
 export function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, k === 'campaigns' ? v : withoutNulls(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, k === 'campaigns' ? v : withoutNulls(v)]),
+  );
 }

@@ -16,38 +16,74 @@ const ACCOUNT_COLUMNS = ['crmId', 'name', 'abn'] as const;
  */
 export function parseCsvAccounts(content: string): ParsedFile {
   const problems = new ProblemList();
-  let lines: { record: string[]; info: { lines: number } }[];
-  try {
-    // Cells are mapped to columns here rather than by csv-parse, so that a line with a missing or extra cell is
-    // reported as that line's problem instead of failing the whole file.
-    lines = parse(content, { bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as typeof lines;
-  } catch (err) {
-    problems.add({ row: 'file' }, '(file)', `is not readable CSV: ${(err as Error).message}`);
-    return { accounts: [], problems: problems.items };
-  }
+  const lines = readLines(content, problems);
+  if (!lines) return { accounts: [], problems: problems.items };
   const [header, ...dataLines] = lines;
   if (!header) {
     problems.add({ row: 'file' }, '(file)', 'is empty');
     return { accounts: [], problems: problems.items };
   }
-  const columns = header.record.map((cell) => COLUMN_BY_KEY.get(headerKey(cell)) ?? cell);
+  const columns = headerColumns(header.record, problems);
+  if (problems.size > 0) return { accounts: [], problems: problems.items };
+  const rows = rowsByColumn(dataLines, columns, problems);
+  return { accounts: accountsOf(rows, problems), problems: problems.items };
+}
+
+type CsvLine = { record: string[]; info: { lines: number } };
+type CsvRecord = { record: Record<string, string>; info: { lines: number } };
+
+/** The file's lines with their line numbers, or null (and a problem) when it is not readable CSV. */
+function readLines(content: string, problems: ProblemList): CsvLine[] | null {
+  let lines: CsvLine[];
+  try {
+    // Cells are mapped to columns here rather than by csv-parse, so that a line with a missing or extra cell is
+    // reported as that line's problem instead of failing the whole file.
+    lines = parse(content, {
+      bom: true,
+      trim: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
+    }) as unknown as typeof lines;
+  } catch (err) {
+    problems.add({ row: 'file' }, '(file)', `is not readable CSV: ${(err as Error).message}`);
+    return null;
+  }
+  return lines;
+}
+
+/** The header's cells as column keys; an unknown or missing column is a problem. */
+function headerColumns(header: string[], problems: ProblemList): string[] {
+  const columns = header.map((cell) => COLUMN_BY_KEY.get(headerKey(cell)) ?? cell);
   for (const column of columns.filter((c) => !COLUMN_BY_KEY.has(headerKey(c)))) {
     problems.add({ row: 'line 1' }, column, `is not a known column; expected ${CSV_COLUMNS.join(', ')}`);
   }
   for (const required of ['memberNumber', 'name']) {
     if (!columns.includes(required)) problems.add({ row: 'line 1' }, required, 'column is missing');
   }
-  if (problems.size > 0) return { accounts: [], problems: problems.items };
+  return columns;
+}
 
-  const rows: { record: Record<string, string>; info: { lines: number } }[] = [];
+/** Each data line as a record by column; a line with a missing or extra cell is a problem. */
+function rowsByColumn(dataLines: CsvLine[], columns: string[], problems: ProblemList): CsvRecord[] {
+  const rows: CsvRecord[] = [];
   for (const { record, info } of dataLines) {
     if (record.length !== columns.length) {
-      problems.add({ row: `line ${info.lines}`, memberNumber: record[columns.indexOf('memberNumber')] }, '(line)', `has ${record.length} cells; the header has ${columns.length}`);
+      problems.add(
+        { row: `line ${info.lines}`, memberNumber: record[columns.indexOf('memberNumber')] },
+        '(line)',
+        `has ${record.length} cells; the header has ${columns.length}`,
+      );
       continue;
     }
     rows.push({ record: Object.fromEntries(columns.map((column, i) => [column, record[i]!])), info });
   }
 
+  return rows;
+}
+
+/** One account per member number, with a product per row; cells that differ between its rows are problems. */
+function accountsOf(rows: CsvRecord[], problems: ProblemList): ParsedAccount[] {
   const byMember = new Map<string, { account: ParsedAccount; firstLine: string; cells: Partial<CsvRow> }>();
   for (const { record, info } of rows) {
     const cells = Object.fromEntries(Object.entries(record).filter(([, value]) => value !== '')) as Partial<CsvRow>;
@@ -61,29 +97,50 @@ export function parseCsvAccounts(content: string): ParsedFile {
 
     let entry = byMember.get(row.memberNumber);
     if (!entry) {
-      const input: AccountInput = { memberNumber: row.memberNumber, crmId: row.crmId ?? null, name: row.name, abn: toAbn(row.abn, ref, problems), products: [] };
+      const input: AccountInput = {
+        memberNumber: row.memberNumber,
+        crmId: row.crmId ?? null,
+        name: row.name,
+        abn: toAbn(row.abn, ref, problems),
+        products: [],
+      };
       entry = { account: { row: ref.row, input, channelRefs: [] }, firstLine: ref.row, cells: row };
       byMember.set(row.memberNumber, entry);
     } else {
       for (const column of ACCOUNT_COLUMNS.filter((c) => !failed.has(c))) {
         if ((row[column] ?? '') !== (entry.cells[column] ?? '')) {
-          problems.add(ref, column, `${JSON.stringify(row[column] ?? '')} differs from ${JSON.stringify(entry.cells[column] ?? '')} on ${entry.firstLine} for the same member number`);
+          problems.add(
+            ref,
+            column,
+            `${JSON.stringify(row[column] ?? '')} differs from ${JSON.stringify(entry.cells[column] ?? '')} on ${entry.firstLine} for the same member number`,
+          );
         }
       }
     }
     addProduct(row, ref, entry.account, problems);
   }
-  return { accounts: [...byMember.values()].map((e) => e.account), problems: problems.items };
+  return [...byMember.values()].map((e) => e.account);
 }
 
 function addProduct(row: CsvRow, ref: RowRef, account: ParsedAccount, problems: ProblemList) {
   const { channel, status } = row;
-  const productCells = (['status', 'description', 'logo', 'coverImage', 'donationAmounts', 'story', 'campaigns', 'productEnrollmentId', 'enrollmentStatus'] as const).filter(
-    (c) => row[c] !== undefined,
-  );
+  const productCells = (
+    [
+      'status',
+      'description',
+      'logo',
+      'coverImage',
+      'donationAmounts',
+      'story',
+      'campaigns',
+      'productEnrollmentId',
+      'enrollmentStatus',
+    ] as const
+  ).filter((c) => row[c] !== undefined);
   if (!channel) {
     // A line without a channel carries the account only; product cells on it would be lost.
-    if (productCells.length > 0) problems.add(ref, 'channel', `is required when product columns (${productCells.join(', ')}) are filled`);
+    if (productCells.length > 0)
+      problems.add(ref, 'channel', `is required when product columns (${productCells.join(', ')}) are filled`);
     return;
   }
   if (!status) {
@@ -116,7 +173,11 @@ function addProduct(row: CsvRow, ref: RowRef, account: ParsedAccount, problems: 
   account.channelRefs.push({ row: ref.row, field: 'channel' });
 }
 
-function parseCampaigns(cell: string | undefined, ref: RowRef, problems: ProblemList): Record<string, unknown> | undefined {
+function parseCampaigns(
+  cell: string | undefined,
+  ref: RowRef,
+  problems: ProblemList,
+): Record<string, unknown> | undefined {
   if (cell === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(cell);
@@ -124,6 +185,10 @@ function parseCampaigns(cell: string | undefined, ref: RowRef, problems: Problem
   } catch {
     // reported below
   }
-  problems.add(ref, 'campaigns', `must be a JSON object such as {} or {"winter": {"goal": 5000}}; got ${JSON.stringify(cell)}`);
+  problems.add(
+    ref,
+    'campaigns',
+    `must be a JSON object such as {} or {"winter": {"goal": 5000}}; got ${JSON.stringify(cell)}`,
+  );
   return undefined;
 }

@@ -23,12 +23,17 @@ export function parseJsonAccounts(content: string): ParsedFile {
   const accounts: ParsedAccount[] = [];
   records.forEach((raw, index) => {
     const record = withoutNulls(raw);
-    const memberNumber = typeof (record as { memberNumber?: unknown })?.memberNumber === 'string' ? (record as { memberNumber: string }).memberNumber : undefined;
+    const memberNumber =
+      typeof (record as { memberNumber?: unknown })?.memberNumber === 'string'
+        ? (record as { memberNumber: string }).memberNumber
+        : undefined;
     const ref = { row: `record ${index + 1}`, memberNumber };
     const errors = schemaErrors(JsonAccountRecord, record);
     for (const error of errors) problems.add(ref, error.field, error.message);
     // Keep checking what did pass (amounts, ABN, channels...) so the report is complete; the file is rejected anyway.
-    const valid = (errors.length > 0 ? usablePart(withoutFailingFields(record, errors)) : record) as JsonAccountRecord | null;
+    const valid = (
+      errors.length > 0 ? usablePart(withoutFailingFields(record, errors)) : record
+    ) as JsonAccountRecord | null;
     if (!valid) return;
     accounts.push({
       row: ref.row,
@@ -49,5 +54,8 @@ export function parseJsonAccounts(content: string): ParsedFile {
 function usablePart(record: unknown): JsonAccountRecord | null {
   if (schemaErrors(JsonAccountRecord, { ...(record as object), products: [] }).length > 0) return null;
   const products = (record as { products?: unknown[] }).products ?? [];
-  return { ...(record as JsonAccountRecord), products: products.filter((p) => schemaErrors(JsonProduct, p).length === 0) as JsonAccountRecord['products'] };
+  return {
+    ...(record as JsonAccountRecord),
+    products: products.filter((p) => schemaErrors(JsonProduct, p).length === 0) as JsonAccountRecord['products'],
+  };
 }

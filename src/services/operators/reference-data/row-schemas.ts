@@ -8,12 +8,22 @@ import { Value, ValueErrorType } from '@sinclair/typebox/value';
 const rule = <T extends TSchema>(schema: T, errorMessage: string): T => ({ ...schema, errorMessage });
 
 const text = (max: number) => rule(Type.String({ maxLength: max }), `must be text of at most ${max} characters`);
-const nonBlank = (max: number) => rule(Type.String({ minLength: 1, maxLength: max, pattern: '\\S' }), `must be non-blank text of at most ${max} characters`);
+const nonBlank = (max: number) =>
+  rule(
+    Type.String({ minLength: 1, maxLength: max, pattern: '\\S' }),
+    `must be non-blank text of at most ${max} characters`,
+  );
 const url = rule(Type.String({ maxLength: 2000, pattern: '^https?://[^\\s]+$' }), 'must be an http(s) URL');
 
-export const Fields = {
-  memberNumber: rule(Type.String({ pattern: '^[A-Za-z0-9._-]{1,40}$' }), 'must be 1 to 40 letters, digits, dots, dashes or underscores'),
-  crmId: rule(Type.String({ pattern: '^([A-Za-z0-9]{15}|[A-Za-z0-9]{18})$' }), 'must be a CRM account id of 15 or 18 letters and digits'),
+const Fields = {
+  memberNumber: rule(
+    Type.String({ pattern: '^[A-Za-z0-9._-]{1,40}$' }),
+    'must be 1 to 40 letters, digits, dots, dashes or underscores',
+  ),
+  crmId: rule(
+    Type.String({ pattern: '^([A-Za-z0-9]{15}|[A-Za-z0-9]{18})$' }),
+    'must be a CRM account id of 15 or 18 letters and digits',
+  ),
   name: nonBlank(200),
   abn: rule(Type.String({ pattern: '^[0-9 ]+$' }), 'must be an 11-digit ABN'),
   channel: nonBlank(100),
@@ -28,33 +38,39 @@ export const Fields = {
 
 const amount = rule(Type.Union([Type.Number(), Type.String()]), 'must be an AUD amount such as 5 or "12.50"');
 
-export const JsonProduct = rule(Type.Object(
-  {
-    channel: Fields.channel,
-    status: Fields.status,
-    description: Type.Optional(Fields.description),
-    logo: Type.Optional(Fields.logo),
-    coverImage: Type.Optional(Fields.coverImage),
-    donationAmounts: Type.Optional(rule(Type.Array(amount), 'must be a list of AUD amounts')),
-    story: Type.Optional(Fields.story),
-    campaigns: Type.Optional(rule(Type.Record(Type.String(), Type.Unknown()), 'must be a JSON object')),
-    productEnrollmentId: Type.Optional(Fields.productEnrollmentId),
-    enrollmentStatus: Type.Optional(Fields.enrollmentStatus),
-  },
-  { additionalProperties: false },
-), 'must be a product object with at least channel and status');
+export const JsonProduct = rule(
+  Type.Object(
+    {
+      channel: Fields.channel,
+      status: Fields.status,
+      description: Type.Optional(Fields.description),
+      logo: Type.Optional(Fields.logo),
+      coverImage: Type.Optional(Fields.coverImage),
+      donationAmounts: Type.Optional(rule(Type.Array(amount), 'must be a list of AUD amounts')),
+      story: Type.Optional(Fields.story),
+      campaigns: Type.Optional(rule(Type.Record(Type.String(), Type.Unknown()), 'must be a JSON object')),
+      productEnrollmentId: Type.Optional(Fields.productEnrollmentId),
+      enrollmentStatus: Type.Optional(Fields.enrollmentStatus),
+    },
+    { additionalProperties: false },
+  ),
+  'must be a product object with at least channel and status',
+);
 
 /** One element of a JSON import file (an array of these, or `{ "accounts": [...] }`). `null` means absent. */
-export const JsonAccountRecord = rule(Type.Object(
-  {
-    memberNumber: Fields.memberNumber,
-    crmId: Type.Optional(Fields.crmId),
-    name: Fields.name,
-    abn: Type.Optional(Fields.abn),
-    products: Type.Optional(rule(Type.Array(JsonProduct), 'must be a list of products')),
-  },
-  { additionalProperties: false },
-), 'must be an account object with at least memberNumber and name');
+export const JsonAccountRecord = rule(
+  Type.Object(
+    {
+      memberNumber: Fields.memberNumber,
+      crmId: Type.Optional(Fields.crmId),
+      name: Fields.name,
+      abn: Type.Optional(Fields.abn),
+      products: Type.Optional(rule(Type.Array(JsonProduct), 'must be a list of products')),
+    },
+    { additionalProperties: false },
+  ),
+  'must be an account object with at least memberNumber and name',
+);
 export type JsonAccountRecord = Static<typeof JsonAccountRecord>;
 
 /**
@@ -73,7 +89,9 @@ export const CsvRow = Type.Object(
     description: Type.Optional(Fields.description),
     logo: Type.Optional(Fields.logo),
     coverImage: Type.Optional(Fields.coverImage),
-    donationAmounts: Type.Optional(rule(Type.String({ pattern: '^[^;]*(;[^;]*)*$' }), 'must be AUD amounts separated by ";" such as 5;10;20')),
+    donationAmounts: Type.Optional(
+      rule(Type.String({ pattern: '^[^;]*(;[^;]*)*$' }), 'must be AUD amounts separated by ";" such as 5;10;20'),
+    ),
     story: Type.Optional(Fields.story),
     campaigns: Type.Optional(rule(Type.String(), 'must be a JSON object')),
     productEnrollmentId: Type.Optional(Fields.productEnrollmentId),
@@ -128,7 +146,9 @@ export function withoutFailingFields<T>(value: T, errors: readonly FieldError[])
     const path = field.split(/\.|(?=\[)/).map((part) => (part.startsWith('[') ? Number(part.slice(1, -1)) : part));
     const lastKey = path.map((part) => typeof part === 'string').lastIndexOf(true);
     if (lastKey < 0 || path[0] === '(record)') continue;
-    const parent = path.slice(0, lastKey).reduce<unknown>((node, part) => (node as Record<string | number, unknown> | undefined)?.[part], copy);
+    const parent = path
+      .slice(0, lastKey)
+      .reduce<unknown>((node, part) => (node as Record<string | number, unknown> | undefined)?.[part], copy);
     if (parent && typeof parent === 'object') delete (parent as Record<string, unknown>)[path[lastKey] as string];
   }
   return copy;

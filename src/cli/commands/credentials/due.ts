@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import type { Environment } from '../../../config.js';
+import { credentialsDueForRotation } from '../../../services/operators/credentials.js';
+import { DEFAULT_ROTATION_PERIOD_DAYS } from '../../../services/operators/credential-state.js';
+import type { CliContext } from '../../context.js';
+import { wholeNumber, withJson } from '../../options.js';
+import { tableOr } from '../../output.js';
+import { environmentOption, dueColumns, credentialJson } from './shared.js';
+
+/** credentials due */
+export function registerCredentialsDue(credentials: Command, ctx: CliContext) {
+  withJson(
+    credentials
+      .command('due')
+      .description('Report pairs due for the scheduled (annual) rotation within a number of days, or overdue')
+      .option('--within <days>', 'due within this many days', wholeNumber(0, 3650), 30)
+      .option('--period-days <days>', 'rotation period', wholeNumber(1, 3650), DEFAULT_ROTATION_PERIOD_DAYS)
+      .addOption(environmentOption('only this environment')),
+  ).action((options: { within: number; periodDays: number; env?: Environment }, command: Command) =>
+    ctx.run(command, async ({ ops, out }) => {
+      const due = await credentialsDueForRotation(ops, {
+        withinDays: options.within,
+        periodDays: options.periodDays,
+        environment: options.env,
+      });
+      out.emit(
+        due.map((c) => ({ ...credentialJson(c), dueAt: c.dueAt, daysLeft: c.daysLeft })),
+        () =>
+          tableOr(
+            due,
+            dueColumns,
+            `No credentials due for rotation within ${options.within} days (period ${options.periodDays} days).`,
+          ),
+      );
+    }),
+  );
+}

@@ -1,0 +1,14 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { registerDonationsShow } from './show.js';
+import { registerDonationsFind } from './find.js';
+import { registerDonationsList } from './list.js';
+
+/** donations show | find | list: support look-ups, read-only. */
+export function registerDonations(program: Command, ctx: CliContext) {
+  const donations = program.command('donations').description('Support look-ups: where is this donation?');
+
+  registerDonationsShow(donations, ctx);
+  registerDonationsFind(donations, ctx);
+  registerDonationsList(donations, ctx);
+}

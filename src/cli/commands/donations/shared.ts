@@ -1,0 +1,59 @@
+/** What the subcommands of this group share: options and how results are shown. */
+import type { DonationDetail, DonationRecord } from '../../../services/operators/donations.js';
+import { fields, formatAud, formatTime, type Column } from '../../output.js';
+
+export const donationColumns: Column<DonationRecord>[] = [
+  { header: 'Reference', value: (d) => d.referenceId },
+  { header: 'Received', value: (d) => d.createdAt },
+  { header: 'Partner', value: (d) => d.partnerName },
+  { header: 'Channel', value: (d) => d.channel },
+  { header: 'Fundraiser', value: (d) => `${d.memberNumber} ${d.accountName}` },
+  { header: 'AUD', value: (d) => formatAud(d.amountCents) },
+  { header: 'Donor email', value: (d) => d.donorEmail },
+  { header: 'Transaction id', value: (d) => d.transactionId },
+];
+
+export const donationJson = (d: DonationRecord) => ({
+  ...d,
+  amountCents: d.amountCents,
+  amountAud: d.amountCents === null ? null : formatAud(d.amountCents),
+});
+
+/** One entry per section of the detail. */
+export const detailJson = (detail: DonationDetail) => ({
+  ...donationJson(detail.donation),
+  settlement: detail.settlement && { ...detail.settlement, amountAud: formatAud(detail.settlement.amountCents) },
+});
+
+export function detailText({ donation: d, settlement: s }: DonationDetail): string {
+  return fields([
+    ['Reference id', d.referenceId],
+    ['Received', d.createdAt],
+    ['Partner', `${d.partnerName} (${d.partnerId})`],
+    ['Environment', `${d.environment}${d.isLive ? ' (live)' : ' (not real: pre-production)'}`],
+    ['Channel', d.channel],
+    ['Fundraiser id sent', d.fundraiserId],
+    ['Account', `${d.memberNumber} ${d.accountName}`],
+    ['Product enrolment id', d.productEnrollmentId],
+    ['Amount (AUD)', formatAud(d.amountCents)],
+    ['Transaction id', d.transactionId],
+    ['Transaction date', d.transactionDate],
+    ['Donor', d.donorBusinessName ? `${d.donorName} for ${d.donorBusinessName}` : d.donorName],
+    [
+      'Donor email',
+      d.donorVerifiedEmail && d.donorVerifiedEmail !== d.donorEmail
+        ? `${d.donorEmail} (verified: ${d.donorVerifiedEmail})`
+        : d.donorEmail,
+    ],
+    ['Donor mobile', d.donorMobile],
+    ['Postcode', d.postalCode],
+    ['Correlation id', d.correlationId],
+    ['Source metadata', d.sourceMetadata],
+    [
+      'Settled',
+      s
+        ? `${formatAud(s.amountCents)} AUD by bank reference ${s.bankReferenceId} (batch ${s.batchId}, entry ${s.entryIndex}) at ${formatTime(s.settledAt)}`
+        : 'not yet (no remittance has settled it)',
+    ],
+  ]);
+}

@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { registerPartnersCreate } from './create.js';
+import { registerPartnersList } from './list.js';
+import { registerPartnersShow } from './show.js';
+import { registerPartnersUpdate } from './update.js';
+import { registerPartnersSuspendReactivate } from './suspend-reactivate.js';
+
+/** partners create | list | show | update | suspend | reactivate */
+export function registerPartners(program: Command, ctx: CliContext) {
+  const partners = program
+    .command('partners')
+    .description('Partner platforms: onboarding, channels, quota, suspension');
+
+  registerPartnersCreate(partners, ctx);
+  registerPartnersList(partners, ctx);
+  registerPartnersShow(partners, ctx);
+  registerPartnersUpdate(partners, ctx);
+  registerPartnersSuspendReactivate(partners, ctx);
+}

@@ -1,0 +1,25 @@
+import { Type } from '@sinclair/typebox';
+
+/**
+ * Settings of the performance wave (issue 16): write batching, the embedded database's memory and work sizes at
+ * scale. Part of the one config schema of src/config.ts; docs/deploy.md lists them with the others.
+ */
+export const PerformanceSettings = {
+  DONATION_GROUP_COMMIT: Type.Boolean({
+    default: true,
+    description:
+      'Write donations that arrive together (without an Idempotency-Key) in one statement and one commit; false: one statement each.',
+  }),
+  DONATION_GROUP_COMMIT_MAX_WAIT_MS: Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    default: 2,
+    description: 'Longest a donation waits for others to share its statement (the latency group commit may add).',
+  }),
+  DONATION_GROUP_COMMIT_MAX_ROWS: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 100,
+    description: 'Most donations written by one statement; a full group is written at once.',
+  }),
+};

@@ -1,0 +1,63 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CHECKS_KEYWORD } from './checks-keyword.js';
+import { RequiredText, SourceWithFundraiser, Text } from './common.js';
+
+/**
+ * DonationRequest (section 2.8) with the donor rules of DESIGN.md §8: only postalCode of the address is required,
+ * mobile is optional, and "" means absent for optional strings.
+ */
+const BillingAddress = Type.Object(
+  {
+    street: Type.Optional(Text(200)),
+    city: Type.Optional(Text(100)),
+    state: Type.Optional(
+      Text(50, {
+        format: 'au-state',
+        description: 'ACT, NSW, NT, QLD, SA, TAS, VIC, WA, or the full name (any case).',
+      }),
+    ),
+    postalCode: RequiredText(20, { description: 'Four digits for an Australian address.' }),
+    country: Type.Optional(
+      Text(60, { format: 'country', description: 'ISO 3166 alpha-2 code or the country name; stored as alpha-2.' }),
+    ),
+  },
+  // Checked by the validator in the same pass as the schema, so a bad postcode is named beside every other field.
+  { [CHECKS_KEYWORD]: ['postcode-for-country'] },
+);
+
+const Donor = Type.Object({
+  email: Type.String({ format: 'email', maxLength: 254 }),
+  firstName: RequiredText(100),
+  lastName: RequiredText(100),
+  mobile: Type.Optional(
+    Text(30, { format: 'phone-au-or-e164', description: 'E.164 or Australian local format; stored as E.164.' }),
+  ),
+  businessName: Type.Optional(Text(200)),
+  billingAddress: BillingAddress,
+  verifiedEmail: Type.Optional(Type.Union([Type.Literal(''), Type.String({ format: 'email', maxLength: 254 })])),
+});
+
+const Transaction = Type.Object({
+  id: Type.Optional(
+    Text(100, { description: 'Partner transaction id: a retry with the same id never creates a second donation.' }),
+  ),
+  date: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
+  amount: Type.Optional(
+    Type.String({
+      format: 'amount-decimal-string',
+      maxLength: 14,
+      description: 'AUD, decimal string, > 0, at most 2 decimals.',
+      examples: ['20.00'],
+    }),
+  ),
+});
+
+export const DonationRequest = Type.Object({
+  source: SourceWithFundraiser,
+  donor: Donor,
+  transaction: Transaction,
+  sourceMetadata: Type.Optional(
+    Type.Object({}, { additionalProperties: true, description: 'Free-form partner context, stored verbatim.' }),
+  ),
+});
+export type DonationRequest = Static<typeof DonationRequest>;

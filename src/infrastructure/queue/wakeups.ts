@@ -1,0 +1,80 @@
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
+import type { DB } from '../db/schema.js';
+
+/**
+ * pg-boss 10 has no notification of its own (its workers only poll), so instances tell each other about new jobs
+ * with PostgreSQL's LISTEN/NOTIFY on this channel; the payload is the queue's name.
+ */
+const WAKE_CHANNEL = 'fundraiser_job_queue';
+const RECONNECT_DELAY_MS = 1000;
+
+/**
+ * Queues a notification in the caller's transaction: PostgreSQL delivers it to every listening instance when (and
+ * only if) the transaction commits, so a worker is never woken for a job that does not exist yet. On the embedded
+ * database nobody listens (one process per data directory, woken in-process) and the call costs next to nothing.
+ */
+export async function notifyOnCommit(trx: Kysely<DB>, queue: string): Promise<void> {
+  await sql`select pg_notify(${WAKE_CHANNEL}, ${queue})`.execute(trx);
+}
+
+/**
+ * One dedicated connection that LISTENs for new jobs and calls `onWake(queue)` for each notification. A lost
+ * connection is reopened after a second; meanwhile workers still find jobs by polling, and every queue is woken
+ * once the connection is back, in case a notification was missed.
+ */
+export class WakeListener {
+  private client: pg.Client | null = null;
+  private stopped = false;
+  private retry: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly onWake: (queue: string | null) => void,
+    private readonly onError: (err: Error) => void = () => undefined,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.connect();
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.connectionString });
+    client.on('notification', (message) => this.onWake(message.payload ?? null));
+    client.on('error', (err) => {
+      this.onError(err);
+      this.reconnectLater(client);
+    });
+    client.on('end', () => this.reconnectLater(client));
+    this.client = client;
+    await client.connect();
+    await client.query(`listen ${WAKE_CHANNEL}`);
+  }
+
+  private reconnectLater(client: pg.Client) {
+    if (this.stopped || this.client !== client || this.retry) return;
+    this.client = null;
+    client.end().catch(() => undefined);
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (this.stopped) return;
+      this.connect()
+        .then(() => this.onWake(null))
+        .catch((err: unknown) => {
+          this.onError(err as Error);
+          if (this.client) this.reconnectLater(this.client);
+        });
+    }, RECONNECT_DELAY_MS);
+    this.retry.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+}

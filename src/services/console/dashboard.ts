@@ -1,0 +1,49 @@
+import {
+  donationsPerDay,
+  rejectionsSince,
+  type DailyDonations,
+  type RejectionCount,
+} from '../../infrastructure/repositories/console-dashboard.js';
+import type { BatchEntryRow } from '../../infrastructure/repositories/remittance-reports.js';
+import type { OperatorContext } from '../operators/context.js';
+import { listPartners, type PartnerSummary } from '../operators/partners.js';
+import { listRemittanceBatches, listRemittanceEntries, type BatchSummary } from '../reconciliation/operations.js';
+
+/** Everything the console's first page shows, read through the same services as the CLI. */
+export interface Dashboard {
+  days: string[];
+  donations: DailyDonations[];
+  partners: PartnerSummary[];
+  batchesInProgress: BatchSummary[];
+  recentExceptions: BatchEntryRow[];
+  rejections: RejectionCount[];
+}
+
+const DASHBOARD_DAYS = 14;
+const DAY_MS = 86_400_000;
+
+export async function loadDashboard(ctx: OperatorContext): Promise<Dashboard> {
+  const today = startOfUtcDay(ctx.now());
+  const from = new Date(today.getTime() - (DASHBOARD_DAYS - 1) * DAY_MS);
+  const days = Array.from({ length: DASHBOARD_DAYS }, (_, i) => isoDay(new Date(from.getTime() + i * DAY_MS)));
+  const exceptionsFrom = new Date(today.getTime() - 30 * DAY_MS);
+  const [donations, partners, accepted, processing, recentExceptions, rejections] = await Promise.all([
+    donationsPerDay(ctx.db, from),
+    listPartners(ctx),
+    listRemittanceBatches(ctx, { status: 'accepted', range: {}, limit: 20 }),
+    listRemittanceBatches(ctx, { status: 'processing', range: {}, limit: 20 }),
+    listRemittanceEntries(ctx, { exceptionsOnly: true, range: { from: exceptionsFrom }, limit: 10 }),
+    rejectionsSince(ctx.db, days[days.length - 7]!),
+  ]);
+  return {
+    days,
+    donations,
+    partners,
+    batchesInProgress: [...processing, ...accepted],
+    recentExceptions,
+    rejections,
+  };
+}
+
+const startOfUtcDay = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+const isoDay = (at: Date) => at.toISOString().slice(0, 10);

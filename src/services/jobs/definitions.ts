@@ -1,0 +1,61 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../infrastructure/db/schema.js';
+import { enqueueInTransaction } from '../../infrastructure/queue/enqueue.js';
+import {
+  HOUSEKEEPING_QUEUE,
+  QUEUE_POLICIES,
+  RECONCILIATION_QUEUE,
+  WEBHOOK_DELIVERY_QUEUE,
+  type QueueName,
+  type QueuePolicy,
+} from '../../infrastructure/queue/queues.js';
+
+/**
+ * What a background job type is: its queue, the shape of its payload (checked when enqueued) and how it is
+ * retried. How it is worked is paired with it in ./registry.ts; this module has no handler so that the services
+ * that enqueue (deep inside reconciliation and webhooks) can import it without importing the workers.
+ */
+export interface JobDefinition<S extends TSchema> {
+  name: QueueName;
+  payload: S;
+  /** The queue's retry policy (infrastructure/queue/queues.ts, which creates the queues with it). */
+  retry: QueuePolicy;
+}
+
+export const reconciliationJob = {
+  name: RECONCILIATION_QUEUE,
+  payload: Type.Object({ batchId: Type.String() }, { additionalProperties: false }),
+  retry: QUEUE_POLICIES[RECONCILIATION_QUEUE],
+} satisfies JobDefinition<TSchema>;
+export type ReconciliationJob = Static<typeof reconciliationJob.payload>;
+
+/** One job per delivery attempt: the webhook retry schedule enqueues the next attempt with a start time. */
+export const webhookDeliveryJob = {
+  name: WEBHOOK_DELIVERY_QUEUE,
+  payload: Type.Object({ deliveryId: Type.String() }, { additionalProperties: false }),
+  retry: QUEUE_POLICIES[WEBHOOK_DELIVERY_QUEUE],
+} satisfies JobDefinition<TSchema>;
+export type DeliveryJob = Static<typeof webhookDeliveryJob.payload>;
+
+/** One waiting run at a time across every instance (the queue is stately); each run schedules the next. */
+export const housekeepingJob = {
+  name: HOUSEKEEPING_QUEUE,
+  payload: Type.Object({}, { additionalProperties: false }),
+  retry: QUEUE_POLICIES[HOUSEKEEPING_QUEUE],
+} satisfies JobDefinition<TSchema>;
+
+/**
+ * Enqueues a job of `type` in the caller's open transaction (it exists if and only if that commits). A payload
+ * that does not match the type's schema is a programming error, refused before it reaches the queue.
+ */
+export function enqueueJob<S extends TSchema>(
+  trx: Kysely<DB>,
+  type: JobDefinition<S>,
+  payload: Static<S>,
+  options: { startAfterSeconds?: number } = {},
+): Promise<string> {
+  if (!Value.Check(type.payload, payload)) throw new Error(`invalid payload for job ${type.name}`);
+  return enqueueInTransaction(trx, type.name, payload as object, options);
+}

@@ -1,0 +1,80 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { Logger } from 'pino';
+import { apiBaseUrl, reconciliationConcurrency, type Config } from '../../config.js';
+import type { Database } from '../../infrastructure/db/connect.js';
+import type { JobQueue } from '../../infrastructure/queue/job-queue.js';
+import { HousekeepingWorker } from '../housekeeping/worker.js';
+import { ReconciliationWorker } from '../reconciliation/worker.js';
+import type { WebhookSettings } from '../webhooks/settings.js';
+import { WebhookDeliveryWorker } from '../webhooks/worker.js';
+import { housekeepingJob, reconciliationJob, webhookDeliveryJob, type JobDefinition } from './definitions.js';
+
+/** What a job's worker is built from: one application context's collaborators. */
+export interface JobDeps {
+  config: Config;
+  database: Database;
+  queue: JobQueue;
+  webhooks: WebhookSettings;
+  log?: Logger;
+}
+
+/** Works one job type's queue in this process. */
+export interface JobWorker {
+  start(): Promise<void>;
+  stop?(): void;
+  /** Runs every waiting job now, in this process (tests, operators); resolves with how many ran. */
+  runPending?(options?: { now?: boolean }): Promise<number>;
+}
+
+export interface RegisteredJob<W extends JobWorker = JobWorker> extends JobDefinition<TSchema> {
+  /** Builds the handler of this job type for one application context. */
+  worker(deps: JobDeps): W;
+}
+
+const child = (log: Logger | undefined, component: string) => log?.child({ component });
+
+/**
+ * Every background job type of the service, declared once: its definition (name, payload schema, retry policy:
+ * ./definitions.ts) with the worker that handles it. A new job type is a definition plus an entry here; the
+ * composition root (src/composition.ts) builds and starts every worker listed.
+ */
+export const jobRegistry = {
+  reconciliation: {
+    ...reconciliationJob,
+    worker: ({ config, database, queue, log }: JobDeps) =>
+      new ReconciliationWorker(queue, database, {
+        log: child(log, 'reconciliation'),
+        apiBaseUrl: apiBaseUrl(config),
+        concurrency: reconciliationConcurrency(config),
+      }),
+  },
+  // The webhook worker also prunes events past EVENT_RETENTION_DAYS, hourly.
+  webhookDelivery: {
+    ...webhookDeliveryJob,
+    worker: ({ database, queue, webhooks, log }: JobDeps) =>
+      new WebhookDeliveryWorker(queue, database, webhooks, { log: child(log, 'webhooks') }),
+  },
+  // Prunes what only grows (expired idempotency keys, old counters, finished jobs); each run schedules the next.
+  housekeeping: {
+    ...housekeepingJob,
+    worker: ({ config, database, queue, log }: JobDeps) =>
+      new HousekeepingWorker(
+        queue,
+        database,
+        {
+          idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS,
+          intervalSeconds: config.HOUSEKEEPING_INTERVAL_SECONDS,
+          authFailureWindowSeconds: config.AUTH_FAILURE_WINDOW_SECONDS,
+        },
+        child(log, 'housekeeping'),
+      ),
+  },
+} satisfies Record<string, RegisteredJob>;
+
+export type JobWorkers = { [K in keyof typeof jobRegistry]: ReturnType<(typeof jobRegistry)[K]['worker']> };
+
+/** One worker per registered job type, for one application context. */
+export function buildJobWorkers(deps: JobDeps): JobWorkers {
+  const entries = Object.entries(jobRegistry) as [keyof JobWorkers, RegisteredJob][];
+  return Object.fromEntries(entries.map(([key, job]) => [key, job.worker(deps)])) as JobWorkers;
+}

@@ -1,0 +1,45 @@
+import { stringify } from 'csv-stringify/sync';
+import { formatCents } from '../../domain/money.js';
+import type { BatchEntryRow } from '../../infrastructure/repositories/remittance-reports.js';
+
+/** Remittance entries as exported by the CLI (`remittances export`) and the console: the same fields, both ways. */
+
+/** One exported entry; the same fields in CSV (donation ids separated by spaces) and JSON. */
+export function exportedEntry(e: BatchEntryRow) {
+  return {
+    batchId: e.batch_id,
+    receivedAt: new Date(e.batch_created_at).toISOString(),
+    partner: e.partner_name,
+    environment: e.environment,
+    fundraiserId: e.fundraiser_id,
+    batchStatus: e.batch_status,
+    index: e.position,
+    bankReferenceId: e.bank_reference_id,
+    amountAud: formatCents(Number(e.amount_cents)),
+    donationIds: e.donation_ids,
+    outcome: e.outcome,
+    detail: e.outcome_detail,
+  };
+}
+
+export function entriesCsv(rows: BatchEntryRow[]): string {
+  const records = rows.map((row) => {
+    const e = exportedEntry(row);
+    return { ...e, donationIds: e.donationIds.join(' ') };
+  });
+  const columns = [
+    'batchId',
+    'receivedAt',
+    'partner',
+    'environment',
+    'fundraiserId',
+    'batchStatus',
+    'index',
+    'bankReferenceId',
+    'amountAud',
+    'donationIds',
+    'outcome',
+    'detail',
+  ];
+  return stringify(records, { header: true, columns });
+}
