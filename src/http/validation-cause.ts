@@ -9,7 +9,8 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
   const parts = new Map<string, string>();
   for (const error of errors) {
     const { path, message } = describeOne(error);
-    const prefix = context === 'body' || context === undefined ? '' : `${context === 'querystring' ? 'query' : context}.`;
+    const prefix =
+      context === 'body' || context === undefined ? '' : `${context === 'querystring' ? 'query' : context}.`;
     const field = path ? `${prefix}${path}` : context === 'body' ? '(body)' : prefix.slice(0, -1);
     if (!parts.has(field)) parts.set(field, message);
   }
@@ -18,18 +19,27 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
 
 function describeOne(error: FastifySchemaValidationError): { path: string; message: string } {
   const base = pointerToPath(error.instancePath);
-  const params = error.params as Record<string, unknown>;
+  const params = error.params;
   switch (error.keyword) {
     case 'required':
       return { path: join(base, String(params.missingProperty)), message: 'is required' };
     case 'format':
-      return { path: base, message: formatDescriptions[String(params.format)] ?? `must match format ${String(params.format)}` };
+      return {
+        path: base,
+        message: formatDescriptions[String(params.format)] ?? `must match format ${String(params.format)}`,
+      };
     case 'const':
       return { path: base, message: `must be one of ${JSON.stringify(params.allowedValue)}` };
     case 'enum':
-      return { path: base, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+      return {
+        path: base,
+        message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
     case 'minLength':
-      return { path: base, message: params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters` };
+      return {
+        path: base,
+        message: params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters`,
+      };
     case 'maxLength':
       return { path: base, message: `must be at most ${String(params.limit)} characters` };
     case 'type':
