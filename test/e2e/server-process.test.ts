@@ -20,8 +20,8 @@ function startServer() {
   children.push(child);
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const ready = new Promise<string>((resolve, reject) => {
     const timer = setInterval(() => {
@@ -47,7 +47,10 @@ describe('the service as a process (README command 1)', () => {
     expect(banner).toContain('Sandbox demo data loaded');
     const curl = banner.slice(banner.indexOf('  curl ')).trim();
     const answer = JSON.parse(execFileSync('bash', ['-c', curl], { encoding: 'utf8' }));
-    expect(answer).toMatchObject({ method: '/fundraisers', data: { items: { fundraiserId: '10000001', status: 'Enrollment Validated' } } });
+    expect(answer).toMatchObject({
+      method: '/fundraisers',
+      data: { items: { fundraiserId: '10000001', status: 'Enrollment Validated' } },
+    });
   });
 
   it('refuses a second process on the same data directory with a clear message', async () => {

@@ -20,5 +20,5 @@ describe('the embedded data directory is used by one process at a time', () => {
     }
     const third = await connectDatabase({ dataDir: dir });
     await third.close();
-  });
+  }, 120_000);
 });

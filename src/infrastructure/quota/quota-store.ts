@@ -1,0 +1,119 @@
+import CircuitBreaker from 'opossum';
+import { LRUCache } from 'lru-cache';
+import type { QuotaCounter } from './counters.js';
+
+export interface QuotaStoreOptions {
+  /** A quota check slower than this counts as a failure of the shared store; false: only errors do. */
+  timeoutMs: number | false;
+  /** While the shared store is failing, it is tried again this often (one probe request). */
+  retryAfterMs: number;
+  /**
+   * While the shared store is down, each instance allows this share of a partner's quota (1 = the whole quota per
+   * instance; the instance count = the same aggregate bound as normal, if traffic is balanced evenly).
+   */
+  fallbackDivisor: number;
+  now?: () => number;
+  /** Told when the store switches to per-instance counting and back. */
+  onModeChange?: (mode: QuotaStoreMode, detail: { backend: string }) => void;
+}
+
+export type QuotaStoreMode = 'shared' | 'fallback';
+
+export interface QuotaStoreState {
+  backend: QuotaCounter['backend'];
+  mode: QuotaStoreMode;
+  /** Requests counted per instance because the shared store failed or was skipped, since start. */
+  fallbackDecisions: number;
+}
+
+type RateLimitCallback = (err: Error | null, result: { current: number; ttl: number }) => void;
+
+/** Checks failing one after the other that open the breaker at once, whatever the error rate of the last second. */
+const FAILURES_IN_A_ROW_TO_OPEN = 10;
+
+/**
+ * Fixed-window request counters shared by every instance (PostgreSQL or Redis), behind a circuit breaker: a check
+ * that fails or is slower than `timeoutMs` is counted by a per-instance fallback limiter instead, and once failures
+ * dominate the breaker opens and the shared store is not called at all (no request waits on a dead dependency)
+ * until a probe every `retryAfterMs` finds it back. A quota outage never becomes an API outage, and quotas stay
+ * enforced per instance meanwhile.
+ *
+ * Implements the store interface of @fastify/rate-limit (`incr(key, cb, timeWindow)` and `child()`).
+ */
+export class SharedQuotaStore {
+  private readonly breaker: CircuitBreaker<[string, number, number], number>;
+  private readonly local = new LRUCache<string, number>({ max: 100_000, ttlAutopurge: false });
+  private readonly now: () => number;
+  private fallbackDecisions = 0;
+  private failuresInARow = 0;
+
+  constructor(
+    private readonly counter: QuotaCounter,
+    private readonly options: QuotaStoreOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.breaker = new CircuitBreaker((key: string, start: number, ms: number) => counter.increment(key, start, ms), {
+      timeout: options.timeoutMs,
+      resetTimeout: options.retryAfterMs,
+      errorThresholdPercentage: 50,
+      volumeThreshold: 3,
+      // A short window: an outage outweighs the successes just before it within a second.
+      rollingCountTimeout: 1000,
+      rollingCountBuckets: 10,
+    });
+    // A failed probe re-opens the breaker every `retryAfterMs`: tell only the changes.
+    let told: QuotaStoreMode = 'shared';
+    const tell = (mode: QuotaStoreMode) => () => {
+      if (mode !== told) options.onModeChange?.(mode, { backend: counter.backend });
+      told = mode;
+    };
+    this.breaker.on('open', tell('fallback'));
+    this.breaker.on('close', tell('shared'));
+  }
+
+  incr(key: string, callback: RateLimitCallback, timeWindow: number): void {
+    const now = this.now();
+    const windowStart = Math.floor(now / timeWindow) * timeWindow;
+    const ttl = windowStart + timeWindow - now;
+    // While open, skip the breaker's own rejection (an Error with a stack per request); its timer still moves it to
+    // half-open, and the next request then probes the shared store.
+    if (this.breaker.opened) return callback(null, { current: this.countLocally(key, windowStart, ttl), ttl });
+    this.breaker.fire(key, windowStart, timeWindow).then(
+      (current) => {
+        this.failuresInARow = 0;
+        callback(null, { current, ttl });
+      },
+      () => {
+        // The rolling error rate alone would wait for a busy second's successes to age out of the window.
+        this.failuresInARow += 1;
+        if (this.failuresInARow >= FAILURES_IN_A_ROW_TO_OPEN && this.breaker.closed) this.breaker.open();
+        callback(null, { current: this.countLocally(key, windowStart, ttl), ttl });
+      },
+    );
+  }
+
+  child(): this {
+    return this;
+  }
+
+  state(): QuotaStoreState {
+    return {
+      backend: this.counter.backend,
+      mode: this.breaker.closed ? 'shared' : 'fallback',
+      fallbackDecisions: this.fallbackDecisions,
+    };
+  }
+
+  stop(): void {
+    this.breaker.shutdown();
+  }
+
+  /** Scaled by the divisor, so the rate-limit plugin's comparison with the partner's quota applies the share. */
+  private countLocally(key: string, windowStart: number, ttl: number): number {
+    this.fallbackDecisions += 1;
+    const cacheKey = `${key}@${windowStart}`;
+    const count = (this.local.get(cacheKey) ?? 0) + 1;
+    this.local.set(cacheKey, count, { ttl: Math.max(1, ttl) });
+    return count * this.options.fallbackDivisor;
+  }
+}
