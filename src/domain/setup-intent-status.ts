@@ -1,0 +1,14 @@
+/** The payment provider's setup-intent lifecycle (DESIGN.md §11), which a mandate's status follows. */
+export const SETUP_INTENT_STATUSES = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+  'succeeded',
+  'canceled',
+] as const;
+
+export type SetupIntentStatus = (typeof SETUP_INTENT_STATUSES)[number];
+
+export const isSetupIntentStatus = (status: string): status is SetupIntentStatus =>
+  (SETUP_INTENT_STATUSES as readonly string[]).includes(status);

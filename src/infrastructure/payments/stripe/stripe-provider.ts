@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely';
+import type Stripe from 'stripe';
+import type { DB } from '../../db/schema.js';
+import type { CreateSetupIntentInput, PaymentProvider, SetupIntent, SetupIntentStatus } from '../provider.js';
+import { isSetupIntentStatus } from '../../../domain/setup-intent-status.js';
+import { callStripe } from './errors.js';
+
+/**
+ * Stripe behind the payment-provider interface: a Customer per partner and fundraiser account, and a SetupIntent
+ * for BECS Direct Debit only. Status changes arrive by webhook (src/services/stripe-webhooks.ts), so reads never
+ * call Stripe. Every write carries an idempotency key derived from our mandate request's own key.
+ */
+export class StripePaymentProvider implements PaymentProvider {
+  readonly name = 'stripe';
+  readonly statusUpdates = 'webhooks';
+
+  constructor(
+    private readonly stripe: Stripe,
+    private readonly db: Kysely<DB>,
+  ) {}
+
+  async createSetupIntent(input: CreateSetupIntentInput): Promise<SetupIntent> {
+    const customer = await this.customerFor(input);
+    const intent = await callStripe(() =>
+      this.stripe.setupIntents.create(
+        {
+          customer,
+          // The pinned API version names the accepted types `allowed_payment_method_types`.
+          allowed_payment_method_types: ['au_becs_debit'],
+          usage: 'off_session',
+          description: input.description,
+          metadata: input.metadata,
+        },
+        { idempotencyKey: `seti:${input.idempotencyKey}` },
+      ),
+    );
+    return toSetupIntent(intent, null);
+  }
+
+  async retrieveSetupIntent(id: string): Promise<SetupIntent | null> {
+    const intent = await callStripe(() => this.stripe.setupIntents.retrieve(id));
+    const mandate = intent.status === 'succeeded' ? await this.mandateOf(intent) : null;
+    return toSetupIntent(intent, mandate);
+  }
+
+  /** The Mandate object a succeeded intent names (expanded already, or read from Stripe). */
+  async mandateOf(intent: Stripe.SetupIntent): Promise<Stripe.Mandate | null> {
+    if (!intent.mandate) return null;
+    if (typeof intent.mandate !== 'string') return intent.mandate;
+    const id = intent.mandate;
+    return callStripe(() => this.stripe.mandates.retrieve(id));
+  }
+
+  /**
+   * The stored customer of the partner and fundraiser, or a new one. Its idempotency key is the mandate request's,
+   * so a retried request reaches the customer its first attempt created; two first requests racing may each
+   * create one, and the first stored wins (the other stays unused at Stripe, harmless).
+   */
+  private async customerFor(input: CreateSetupIntentInput): Promise<string | undefined> {
+    const owner = input.customer;
+    if (!owner) return undefined;
+    const stored = await this.storedCustomer(owner);
+    if (stored) return stored;
+    const customer = await callStripe(() =>
+      this.stripe.customers.create(
+        {
+          email: input.email,
+          name: input.name,
+          metadata: { partnerId: owner.partnerId, accountId: owner.accountId },
+        },
+        { idempotencyKey: `cus:${input.idempotencyKey}` },
+      ),
+    );
+    await this.db
+      .insertInto('stripe_customers')
+      .values({ partner_id: owner.partnerId, account_id: owner.accountId, customer_id: customer.id })
+      .onConflict((oc) => oc.columns(['partner_id', 'account_id']).doNothing())
+      .execute();
+    return (await this.storedCustomer(owner)) ?? customer.id;
+  }
+
+  private async storedCustomer(owner: { partnerId: string; accountId: string }) {
+    const row = await this.db
+      .selectFrom('stripe_customers')
+      .select('customer_id')
+      .where('partner_id', '=', owner.partnerId)
+      .where('account_id', '=', owner.accountId)
+      .executeTakeFirst();
+    return row?.customer_id;
+  }
+}
+
+/** Stripe's SetupIntent (and its Mandate, once succeeded) as the provider interface shows it. */
+export function toSetupIntent(intent: Stripe.SetupIntent, mandate: Stripe.Mandate | null): SetupIntent {
+  if (!intent.client_secret) throw new Error(`Stripe returned SetupIntent ${intent.id} without a client secret`);
+  const status: SetupIntentStatus = isSetupIntentStatus(intent.status) ? intent.status : 'processing';
+  const becs = mandate?.payment_method_details.au_becs_debit;
+  const acceptedAt = mandate?.customer_acceptance.accepted_at;
+  return {
+    id: intent.id,
+    clientSecret: intent.client_secret,
+    status,
+    mandate:
+      status === 'succeeded' && becs && acceptedAt
+        ? { acceptedAt: new Date(acceptedAt * 1000), paymentMethod: 'au_becs_debit', url: becs.url }
+        : null,
+    providerMandate: mandate ? { id: mandate.id, status: mandate.status } : null,
+    lastError: intent.last_setup_error ? (intent.last_setup_error.code ?? intent.last_setup_error.type) : null,
+  };
+}
