@@ -1,0 +1,73 @@
+import type { SwaggerOptions } from '@fastify/swagger';
+import type { TSchema } from '@sinclair/typebox';
+import { MandateRecord } from '../../contract/mandate.js';
+import { EventOf, RemittanceCompletedData, WebhookTestData } from '../../contract/webhooks.js';
+
+const signatureHeaders = [
+  {
+    name: 'webhook-id',
+    in: 'header' as const,
+    required: true,
+    description: 'The event id: the same on every retry and replay. Deduplicate on it.',
+    schema: { type: 'string', examples: ['evt_01JD3YQ6W8F7T2VXKZ9M4N5P6R'] },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header' as const,
+    required: true,
+    description: 'Unix seconds of this attempt. Refuse messages more than 5 minutes old or ahead.',
+    schema: { type: 'string', examples: ['1732350000'] },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header' as const,
+    required: true,
+    description:
+      'Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` (Standard Webhooks); two during a secret rotation. Accept if any matches.',
+    schema: { type: 'string' },
+  },
+];
+
+function webhook(operationId: string, summary: string, description: string, schema: TSchema) {
+  return {
+    post: {
+      operationId,
+      summary,
+      description,
+      tags: ['webhooks'],
+      parameters: signatureHeaders,
+      requestBody: { required: true, content: { 'application/json': { schema } } },
+      responses: {
+        '2XX': { description: 'Delivered. Anything else (or no answer within the timeout) is retried.' },
+      },
+    },
+  };
+}
+
+type OpenApiDocument = NonNullable<Extract<SwaggerOptions, { openapi?: unknown }>['openapi']>;
+type OpenApiWebhooks = NonNullable<Extract<OpenApiDocument, { webhooks?: unknown }>['webhooks']>;
+
+/**
+ * The OpenAPI 3.1 `webhooks`: what the service POSTs to partners' endpoints (docs/webhooks.md). The cast: the
+ * document types do not take TypeBox schemas, which are JSON Schema all the same.
+ */
+export const openApiWebhooks = {
+  'mandate.updated': webhook(
+    'mandateUpdatedEvent',
+    'A mandate changed',
+    'Sent when a mandate’s status (or accepted mandate) changes. `data` is the mandate exactly as GET /mandates shows it.',
+    EventOf('mandate.updated', MandateRecord),
+  ),
+  'remittance.completed': webhook(
+    'remittanceCompletedEvent',
+    'A remittance batch was reconciled',
+    'Counts and amounts (AUD) by outcome; `data.url` is the full report (GET /remittances/{batchId}).',
+    EventOf('remittance.completed', RemittanceCompletedData),
+  ),
+  'webhook.test': webhook(
+    'webhookTestEvent',
+    'A test event',
+    'Sent by POST /webhook-endpoints/{id}/test, to that endpoint only.',
+    EventOf('webhook.test', WebhookTestData),
+  ),
+} as unknown as OpenApiWebhooks;

@@ -1,0 +1,68 @@
+import { Type } from '@sinclair/typebox';
+import { ApiError } from '../../../errors.js';
+import { handleStripeEvent } from '../../../services/stripe-webhooks.js';
+import type { App } from '../../route-context.js';
+import { errorResponses, successResponse } from '../../schemas/responses.js';
+import { hostServers, type OperationsDeps } from './context.js';
+
+/** Stripe's events are a few kilobytes; anything much larger is not one. */
+const BODY_LIMIT_BYTES = 256 * 1024;
+
+const Received = Type.Object({
+  received: Type.Boolean(),
+  outcome: Type.String({ description: 'applied, replayed (already handled), stale (older than the state), ignored.' }),
+});
+
+/**
+ * POST /webhooks/stripe: Stripe's events about our setup intents and mandates. The signature is checked by the
+ * SDK over the raw body (so this route keeps the body as bytes), with STRIPE_WEBHOOK_SECRET and the SDK's default
+ * tolerance; a missing or wrong signature is 400 and changes nothing.
+ */
+export default async function stripeWebhookRoute(app: App, { config, database, stripe }: OperationsDeps) {
+  await app.register(async (scoped) => {
+    scoped.removeContentTypeParser('application/json');
+    scoped.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES },
+      (_request, body, done) => done(null, body),
+    );
+    scoped.post(
+      '/webhooks/stripe',
+      {
+        schema: {
+          operationId: 'receiveStripeEvent',
+          tags: ['operations'],
+          summary: 'Stripe webhook',
+          description:
+            'Configure in the Stripe dashboard with the events setup_intent.succeeded, setup_intent.setup_failed, ' +
+            'setup_intent.canceled, setup_intent.requires_action and mandate.updated. Signed with ' +
+            'STRIPE_WEBHOOK_SECRET (Stripe-Signature header); each event id is applied once. 404 when Stripe is ' +
+            'not the payment provider.',
+          servers: hostServers(config),
+          headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String()) }),
+          response: {
+            200: successResponse(Received, 'The event is acknowledged.', { received: true, outcome: 'applied' }),
+            ...errorResponses('/webhooks/stripe', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'),
+          },
+        },
+        config: { public: true, envelopeMethod: '/webhooks/stripe' },
+      },
+      async (request, reply) => {
+        if (!stripe) throw new ApiError('NOT_FOUND', 'Stripe is not the payment provider of this deployment');
+        const signature = request.headers['stripe-signature'];
+        if (!signature || !Buffer.isBuffer(request.body))
+          throw new ApiError('VALIDATION', 'header Stripe-Signature: is required, over a JSON body');
+        let event;
+        try {
+          event = stripe.client.webhooks.constructEvent(request.body, signature, stripe.webhookSecret);
+        } catch {
+          request.log.warn('stripe webhook: signature does not verify (wrong secret, altered body, or too old)');
+          throw new ApiError('VALIDATION', 'header Stripe-Signature: does not match the body');
+        }
+        const outcome = await handleStripeEvent(database.db, stripe.provider, event);
+        request.log.info({ stripeEvent: event.id, type: event.type, outcome }, 'stripe webhook');
+        return reply.send({ received: true, outcome });
+      },
+    );
+  });
+}

@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import type { Principal } from '../../domain/principal.js';
+import { requestHash } from '../../domain/request-hash.js';
+import { ApiError } from '../../errors.js';
+import type { DB } from '../../infrastructure/db/schema.js';
+import { listDeliveries } from '../../infrastructure/repositories/webhook-deliveries.js';
+import { replaceSecret } from '../../infrastructure/repositories/webhook-endpoints.js';
+import { newSigningSecret } from '../../infrastructure/webhooks/signer.js';
+import { idempotent } from '../idempotency.js';
+import type { RequestContext } from '../record-donation.js';
+import { toDeliveryRecord, toEndpointRecord } from './endpoint-record.js';
+import { requireEndpoint, withSecret } from './endpoints.js';
+import { recordEvent, scheduleDelivery } from './record-event.js';
+import type { WebhookSettings } from './settings.js';
+
+/**
+ * A new signing secret, returned once. The previous one keeps signing every message beside it (two signatures in
+ * `webhook-signature`) for WEBHOOK_ROTATION_OVERLAP_SECONDS, so the partner can deploy the new secret without
+ * missing a delivery.
+ */
+export async function rotateSecret(db: Kysely<DB>, settings: WebhookSettings, context: RequestContext, id: string) {
+  const { principal } = context;
+  const result = await idempotent(
+    db,
+    {
+      partnerId: principal.partnerId,
+      key: context.idempotencyKey,
+      operation: 'POST /webhook-endpoints/{id}/rotate-secret',
+      requestHash: requestHash({ id }),
+    },
+    async (trx) => {
+      const row = await requireEndpoint(trx, principal, id);
+      const at = new Date();
+      const previousExpiresAt = new Date(at.getTime() + settings.rotationOverlapSeconds * 1000);
+      const updated = await replaceSecret(
+        trx,
+        id,
+        {
+          current: settings.secretBox.seal(newSigningSecret(), id),
+          // Re-sealed, not copied: the sealed form is bound to the endpoint, and a fresh IV costs nothing.
+          previous: settings.secretBox.seal(settings.secretBox.open(row.secret_encrypted, id), id),
+          previousExpiresAt,
+        },
+        at,
+      );
+      return { status: 200, items: toEndpointRecord(updated) };
+    },
+  );
+  return { ...result, items: await withSecret(db, settings, principal, result.items) };
+}
+
+/** Sends a `webhook.test` event to one endpoint (and records it in the event log, like any event). */
+export async function sendTestEvent(db: Kysely<DB>, context: RequestContext, id: string) {
+  const { principal } = context;
+  return idempotent(
+    db,
+    {
+      partnerId: principal.partnerId,
+      key: context.idempotencyKey,
+      operation: 'POST /webhook-endpoints/{id}/test',
+      requestHash: requestHash({ id }),
+    },
+    async (trx) => {
+      const endpoint = await requireEndpoint(trx, principal, id);
+      if (endpoint.status !== 'enabled')
+        throw new ApiError(
+          'CONFLICT',
+          `Webhook endpoint ${id} is disabled: ${endpoint.disabled_reason ?? 'by an operator'}`,
+        );
+      const at = new Date();
+      const event = await recordEvent(
+        trx,
+        { partnerId: principal.partnerId, environment: principal.environment },
+        'webhook.test',
+        { endpointId: id, message: 'A test event sent on request. It needs no action.' },
+        at,
+      );
+      const deliveryId = await scheduleDelivery(trx, { eventId: event.id, endpointId: id, at });
+      return { status: 202, items: { eventId: event.id, deliveryId } };
+    },
+  );
+}
+
+/** The endpoint's deliveries, newest first, each with every attempt. */
+export async function endpointDeliveries(db: Kysely<DB>, principal: Principal, id: string, limit: number) {
+  await requireEndpoint(db, principal, id);
+  return (await listDeliveries(db, { endpointId: id, limit })).map(toDeliveryRecord);
+}
