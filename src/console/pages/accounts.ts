@@ -1,0 +1,189 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { html } from 'ghtml';
+import { listAccounts, showAccount } from '../../services/operators/accounts.js';
+import { ImportRejectedError, InvalidInputError, OperatorError } from '../../services/operators/errors.js';
+import { importAccounts, type ImportSummary } from '../../services/operators/reference-data/import-accounts.js';
+import { statusOf } from './error-page.js';
+import {
+  field,
+  operatorContext,
+  param,
+  sessionOf,
+  type ConsoleDeps,
+  type ConsolePage,
+  type Notice,
+} from '../route-context.js';
+import { canChange, csrfField, dataTable, detailList, link, readOnlyNote } from '../views/components.js';
+import { aud } from '../views/format.js';
+import { page } from '../views/layout.js';
+
+/** Fundraisers: search, one account with its products per channel, and the import with a dry-run preview. */
+export const accountsPages: ConsolePage = (app, deps) => {
+  app.get('/accounts', (request, reply) => searchPage(request, reply, deps, null, 200, ''));
+
+  app.get<{ Params: { id: string } }>('/accounts/:id', async (request, reply) => {
+    const { account, products } = await showAccount(operatorContext(request, deps), request.params.id);
+    const head = detailList([
+      ['Member number', account.member_number],
+      ['CRM id', account.crm_id],
+      ['ABN', account.abn],
+      ['Updated', account.updated_at],
+    ]);
+    const table = dataTable(
+      products,
+      [
+        { header: 'Channel', text: (p) => p.channel },
+        { header: 'Status', text: (p) => p.status },
+        { header: 'Enrolment status', text: (p) => p.enrollment_status },
+        { header: 'Enrolment id', text: (p) => p.product_enrollment_id },
+        { header: 'Suggested amounts (AUD)', text: (p) => p.donation_amounts_cents.map((c) => aud(c)) },
+      ],
+      { caption: 'Products per channel', empty: 'No products.' },
+    );
+    const links = html`<p>
+      <a href="/console/audit?subject=${encodeURIComponent(account.member_number)}">Audit trail</a>
+    </p>`;
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          { title: account.name, section: 'accounts', session: sessionOf(request) },
+          html`!${head}!${table}!${links}`,
+        ),
+      );
+  });
+
+  app.post('/accounts/import', async (request, reply) => {
+    const ctx = operatorContext(request, deps);
+    const dryRun = field(request.body, 'mode') !== 'import';
+    try {
+      const upload = await uploadOf(request.body);
+      return previewPage(request, reply, await importAccounts(ctx, { ...upload, dryRun }), upload);
+    } catch (err) {
+      if (!(err instanceof OperatorError)) throw err;
+      const problems = err instanceof ImportRejectedError ? problemsTable(err) : '';
+      return searchPage(request, reply, deps, { kind: 'error', text: err.message }, statusOf(err), problems);
+    }
+  });
+};
+
+/** The file of the upload form, or the content carried by the preview's "import these" form. */
+async function uploadOf(body: unknown): Promise<{ fileName: string; content: string }> {
+  const file = (body as Record<string, unknown> | undefined)?.file as
+    { filename?: string; toBuffer?: () => Promise<Buffer> } | undefined;
+  if (file?.filename && file.toBuffer)
+    return { fileName: file.filename, content: (await file.toBuffer()).toString('utf8') };
+  const content = field(body, 'content');
+  if (!content) throw new InvalidInputError('Choose a .csv or .json file to import.');
+  return { fileName: field(body, 'fileName') || 'upload.csv', content };
+}
+
+/** Every problem of a rejected file, by row: what the operator has to fix. */
+function problemsTable(err: ImportRejectedError): string {
+  return dataTable(
+    err.problems,
+    [
+      { header: 'Where', text: (p) => p.row },
+      { header: 'Member', text: (p) => p.memberNumber },
+      { header: 'Field', text: (p) => p.field },
+      { header: 'Problem', text: (p) => p.message },
+    ],
+    { caption: `Row errors in ${err.file}`, empty: '' },
+  );
+}
+
+async function searchPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: ConsoleDeps,
+  notice: Notice,
+  status: number,
+  extra: string,
+) {
+  const session = sessionOf(request);
+  const search = param(request, 'q');
+  const accounts = search ? await listAccounts(operatorContext(request, deps), { search, limit: 100 }) : [];
+  const form = html`<form class="filters" method="get" action="/console/accounts" role="search">
+    <p><label for="q">Member number, CRM id or name</label><input id="q" name="q" type="search" value="${search}" /></p>
+    <p><button type="submit">Search</button></p>
+  </form>`;
+  const results = search
+    ? dataTable(
+        accounts,
+        [
+          {
+            header: 'Member',
+            cell: (a) => link(`/console/accounts/${encodeURIComponent(a.memberNumber)}`, a.memberNumber),
+          },
+          { header: 'CRM id', text: (a) => a.crmId },
+          { header: 'Name', text: (a) => a.name },
+          { header: 'Products', text: (a) => a.products.map((p) => `${p.channel}: ${p.status}`) },
+        ],
+        { caption: `Accounts matching “${search}”`, empty: 'No accounts match.' },
+      )
+    : '';
+  const importForm = canChange(session)
+    ? html`<form class="card" method="post" action="/console/accounts/import" enctype="multipart/form-data">
+        <h2>Import accounts</h2>
+        !${csrfField(session)}<input type="hidden" name="mode" value="preview" />
+        <p>
+          <label for="file">CSV or JSON file (the format of <code>fundraiser-admin accounts import</code>)</label
+          ><input id="file" name="file" type="file" accept=".csv,.json" required />
+        </p>
+        <p><button type="submit">Preview the import</button></p>
+        <p class="hint">Nothing is written until you confirm the preview. A file with any bad row is rejected whole.</p>
+      </form>`
+    : readOnlyNote('fundraisers');
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .send(
+      page(
+        { title: 'Fundraisers', section: 'accounts', session, notice },
+        html`!${extra}!${form}!${results}!${importForm}`,
+      ),
+    );
+}
+
+function previewPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  summary: ImportSummary,
+  upload: { fileName: string; content: string },
+) {
+  const session = sessionOf(request);
+  const counts = detailList([
+    ['File', summary.file],
+    [summary.dryRun ? 'Would be created' : 'Created', summary.created],
+    [summary.dryRun ? 'Would be updated' : 'Updated', summary.updated],
+    ['Products', summary.products],
+  ]);
+  const table = dataTable(
+    summary.accounts.slice(0, 200),
+    [
+      { header: 'Member', text: (a) => a.memberNumber },
+      { header: 'Name', text: (a) => a.name },
+      { header: summary.dryRun ? 'Would be' : 'Result', text: (a) => a.action },
+      { header: 'Channels', text: (a) => a.channels },
+    ],
+    { caption: summary.accounts.length > 200 ? 'The first 200 accounts' : 'Accounts', empty: 'No accounts.' },
+  );
+  const confirm = summary.dryRun
+    ? html`<form class="card" method="post" action="/console/accounts/import" enctype="multipart/form-data">
+        !${csrfField(session)} <input type="hidden" name="mode" value="import" /><input
+          type="hidden"
+          name="fileName"
+          value="${upload.fileName}"
+        />
+        <textarea name="content" hidden aria-hidden="true">${upload.content}</textarea>
+        <p><button type="submit">Import these ${summary.accounts.length} accounts</button></p>
+      </form>`
+    : '';
+  const title = summary.dryRun ? 'Import preview' : 'Import done';
+  const notice = summary.dryRun
+    ? { kind: 'ok' as const, text: 'Preview only: nothing has been written yet.' }
+    : { kind: 'ok' as const, text: `Imported ${summary.accounts.length} accounts.` };
+  return reply
+    .type('text/html; charset=utf-8')
+    .send(page({ title, section: 'accounts', session, notice }, html`!${counts}!${confirm}!${table}`));
+}

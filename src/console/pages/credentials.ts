@@ -1,0 +1,191 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { html } from 'ghtml';
+import { Environments } from '../../config.js';
+import { DEFAULT_OVERLAP_DAYS } from '../../services/operators/credential-state.js';
+import {
+  MAX_OVERLAP_DAYS,
+  emergencyRotateCredential,
+  issuePartnerCredential,
+  listCredentials,
+  parseEnvironment,
+  revokeCredential,
+  rotateCredential,
+  type CredentialView,
+  type IssuedPair,
+} from '../../services/operators/credentials.js';
+import { listPartners } from '../../services/operators/partners.js';
+import {
+  attempt,
+  field,
+  operatorContext,
+  param,
+  sessionOf,
+  type ConsoleDeps,
+  type ConsolePage,
+  type Notice,
+} from '../route-context.js';
+import { canChange, dataTable, detailList, readOnlyNote, selectField } from '../views/components.js';
+import { page } from '../views/layout.js';
+
+/** Credentials: list, issue (the secret is shown once), rotate with an overlap, emergency rotation, revoke. */
+export const credentialsPages: ConsolePage = (app, deps) => {
+  app.get('/credentials', (request, reply) => listPage(request, reply, deps, null, 200));
+
+  app.post('/credentials', async (request, reply) => {
+    const ctx = operatorContext(request, deps);
+    const result = await attempt(
+      () =>
+        issuePartnerCredential(
+          ctx,
+          field(request.body, 'partner'),
+          parseEnvironment(field(request.body, 'environment') || deps.config.APP_ENV),
+        ),
+      (notice, status) => listPage(request, reply, deps, notice, status),
+    );
+    if ('shown' in result) return result.shown;
+    return secretPage(request, reply, 'Credentials issued', result.done, null);
+  });
+
+  app.post<{ Params: { clientId: string } }>('/credentials/:clientId', async (request, reply) => {
+    const ctx = operatorContext(request, deps);
+    const { clientId } = request.params;
+    const action = field(request.body, 'action');
+    const reason = field(request.body, 'reason') || undefined;
+    const result = await attempt(
+      async () => {
+        if (action === 'rotate') {
+          const overlap = Number(field(request.body, 'overlapDays') || DEFAULT_OVERLAP_DAYS);
+          return rotateCredential(ctx, clientId, overlap);
+        }
+        if (action === 'emergency-rotate') return emergencyRotateCredential(ctx, clientId, reason);
+        return revokeCredential(ctx, clientId, reason);
+      },
+      (notice, status) => listPage(request, reply, deps, notice, status),
+    );
+    if ('shown' in result) return result.shown;
+    const done = result.done;
+    if ('issued' in done) {
+      const old =
+        action === 'rotate'
+          ? `The old pair ${clientId} keeps working until ${done.previous.expiresAt?.toISOString() ?? '–'}.`
+          : `The old pair ${clientId} is revoked now.`;
+      return secretPage(request, reply, 'Credentials rotated', done.issued, old);
+    }
+    return listPage(
+      request,
+      reply,
+      deps,
+      {
+        kind: 'ok',
+        text: `Revoked ${clientId}; the partner has ${done.usableLeft} usable pair(s) left in ${done.revoked.environment}.`,
+      },
+      200,
+    );
+  });
+};
+
+async function listPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: ConsoleDeps,
+  notice: Notice,
+  status: number,
+) {
+  const session = sessionOf(request);
+  const ctx = operatorContext(request, deps);
+  const partner = param(request, 'partner') || undefined;
+  const [credentials, partners] = await Promise.all([listCredentials(ctx, { partner }), listPartners(ctx)]);
+  const admin = canChange(session);
+  const table = dataTable(
+    credentials,
+    [
+      { header: 'client_id', cell: (c) => html`<code>${c.clientId}</code>` },
+      { header: 'Partner', text: (c) => c.partnerName },
+      { header: 'Environment', text: (c) => c.environment },
+      { header: 'State', text: (c) => c.state },
+      { header: 'Issued', text: (c) => c.createdAt },
+      { header: 'Stops', text: (c) => c.revokedAt ?? c.expiresAt },
+      { header: 'Last used', text: (c) => c.lastUsedAt },
+      ...(admin ? [{ header: 'Actions', cell: (c: CredentialView) => actions(c, session.csrfToken) }] : []),
+    ],
+    { caption: partner ? `Credentials of ${partner}` : 'All credentials', empty: 'No credentials match.' },
+  );
+  const filter = html`<form class="filters" method="get" action="/console/credentials">
+    !${selectField({ id: 'partner-filter', name: 'partner', label: 'Partner', options: partners.map((p) => p.name), chosen: partner, any: 'All partners' })}
+    <p><button type="submit">Show</button></p>
+  </form>`;
+  const issue = admin
+    ? html`<form class="card" method="post" action="/console/credentials">
+        <h2>Issue credentials</h2>
+        <input type="hidden" name="_csrf" value="${session.csrfToken}" />
+        !${selectField({ id: 'issue-partner', name: 'partner', label: 'Issue for partner', options: partners.map((p) => p.name), chosen: partner })}
+        !${selectField({ id: 'environment', label: 'Environment', options: Environments, chosen: deps.config.APP_ENV })}
+        <p><button type="submit">Issue a new pair</button></p>
+      </form>`
+    : readOnlyNote('credentials');
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .send(page({ title: 'Credentials', section: 'credentials', session, notice }, html`!${filter}!${table}!${issue}`));
+}
+
+/** Rotation with an overlap, emergency rotation and revocation, one small form each (CSRF token in every one). */
+function actions(c: CredentialView, csrf: string): string {
+  if (c.state === 'revoked' || c.state === 'expired') return '–';
+  const form = (action: string, label: string, extra: string, confirm: string) =>
+    html`<form class="inline" method="post" action="/console/credentials/${c.clientId}">
+      <input type="hidden" name="_csrf" value="${csrf}" /><input
+        type="hidden"
+        name="action"
+        value="${action}"
+      />!${extra}<button type="submit" class="${action === 'rotate' ? '' : 'danger'}" data-confirm="${confirm}">
+        ${label}
+      </button>
+    </form>`;
+  const overlap = html`<label class="compact"
+    >overlap days
+    <input name="overlapDays" type="number" min="1" max="${MAX_OVERLAP_DAYS}" value="${DEFAULT_OVERLAP_DAYS}" size="3"
+  /></label>`;
+  return [
+    c.state === 'active' ? form('rotate', 'Rotate', overlap, '') : '',
+    c.state === 'active'
+      ? form('emergency-rotate', 'Emergency rotate', '', `Revoke ${c.clientId} now and issue a new pair?`)
+      : '',
+    form('revoke', 'Revoke', '', `Revoke ${c.clientId} now? Calls with it are refused at once.`),
+  ].join('');
+}
+
+/** The only place a secret is ever shown: this response, once; it is not stored (only its hash) nor cached. */
+function secretPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  title: string,
+  issued: IssuedPair,
+  note: string | null,
+) {
+  const session = sessionOf(request);
+  const body = html`<section class="card secret" aria-labelledby="secret-h">
+    <h2 id="secret-h">Copy the secret now: it is shown once</h2>
+    !${detailList([
+      ['Partner', issued.partnerName],
+      ['Environment', issued.environment],
+    ])}
+    <p>
+      <label for="client-id">client_id</label><input id="client-id" readonly value="${issued.clientId}" data-copy />
+    </p>
+    <p>
+      <label for="client-secret">client_secret</label
+      ><input id="client-secret" readonly value="${issued.clientSecret}" data-copy />
+    </p>
+    !${note ? html`<p>${note}</p>` : ''}
+    <p>Only a hash of the secret is kept. If it is lost, rotate the pair.</p>
+    <p>
+      <a href="/console/credentials?partner=${encodeURIComponent(issued.partnerName)}"
+        >Back to the credentials of ${issued.partnerName}</a
+      >
+    </p>
+  </section>`;
+  return reply
+    .type('text/html; charset=utf-8')
+    .send(page({ title, section: 'credentials', session, notice: { kind: 'ok', text: title } }, body));
+}

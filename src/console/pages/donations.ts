@@ -1,0 +1,156 @@
+import type { FastifyRequest } from 'fastify';
+import { html } from 'ghtml';
+import {
+  donationDetail,
+  findDonations,
+  listPartnerDonations,
+  type DonationRecord,
+} from '../../services/operators/donations.js';
+import { OperatorError } from '../../services/operators/errors.js';
+import { listPartners } from '../../services/operators/partners.js';
+import { parseTimeRange } from '../../services/operators/time-range.js';
+import { statusOf } from './error-page.js';
+import { operatorContext, param, sessionOf, type ConsoleDeps, type ConsolePage } from '../route-context.js';
+import { dataTable, detailList, link, selectField } from '../views/components.js';
+import { aud } from '../views/format.js';
+import { page } from '../views/layout.js';
+
+const LIMIT = 200;
+
+/** "Where is this donation?": by reference (straight to it), by transaction id, or a partner's over dates. */
+export const donationsPages: ConsolePage = (app, deps) => {
+  getDonations(app, deps);
+  getDonationsByReference(app, deps);
+};
+
+/** GET /donations */
+const getDonations: ConsolePage = (app, deps) => {
+  app.get('/donations', async (request, reply) => {
+    const reference = param(request, 'reference');
+    if (reference) {
+      const found = await donationDetail(operatorContext(request, deps), reference).catch(() => null);
+      if (found) return reply.redirect(`/console/donations/${encodeURIComponent(reference)}`, 303);
+    }
+    let results = '';
+    let notice: { kind: 'error'; text: string } | null = null;
+    let status = 200;
+    try {
+      results = reference
+        ? html`<p class="empty">No donation has the reference ${reference}.</p>`
+        : await search(request, deps);
+    } catch (err) {
+      if (!(err instanceof OperatorError)) throw err;
+      notice = { kind: 'error', text: err.message };
+      status = statusOf(err);
+    }
+    const partners = await listPartners(operatorContext(request, deps));
+    return reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          { title: 'Donations', section: 'donations', session: sessionOf(request), notice },
+          html`!${searchForm(
+            request,
+            partners.map((p) => p.name),
+          )}!${results}`,
+        ),
+      );
+  });
+};
+
+/** GET /donations/:reference */
+const getDonationsByReference: ConsolePage = (app, deps) => {
+  app.get<{ Params: { reference: string } }>('/donations/:reference', async (request, reply) => {
+    const { donation: d, settlement } = await donationDetail(operatorContext(request, deps), request.params.reference);
+    const body = html`!${detailList([
+        ['Reference', d.referenceId],
+        ['Received', d.createdAt],
+        ['Partner', d.partnerName],
+        ['Channel', d.channel],
+        ['Environment', `${d.environment}${d.isLive ? ' (live)' : ''}`],
+        ['Amount (AUD)', aud(d.amountCents)],
+        ['Transaction id', d.transactionId],
+        ['Transaction date', d.transactionDate],
+        ['Fundraiser', `${d.accountName} (${d.memberNumber})`],
+        ['Donor', d.donorName],
+        ['Donor e-mail', d.donorEmail],
+        ['Donor mobile', d.donorMobile],
+        ['Postal code', d.postalCode],
+        ['Correlation id', d.correlationId],
+      ])}
+      <h2>Settlement</h2>
+      !${
+        settlement
+          ? detailList([
+              ['Bank reference', settlement.bankReferenceId],
+              ['Batch', settlement.batchId],
+              ['Entry', settlement.entryIndex],
+              ['Amount (AUD)', aud(settlement.amountCents)],
+              ['Settled', settlement.settledAt],
+            ])
+          : html`<p>Not settled by any remittance yet.</p>`
+      }
+      !${settlement ? html`<p>!${link(`/console/remittances/${settlement.batchId}`, 'Open the remittance batch')}</p>` : ''}`;
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(page({ title: `Donation ${d.referenceId}`, section: 'donations', session: sessionOf(request) }, body));
+  });
+};
+
+async function search(request: FastifyRequest, deps: ConsoleDeps): Promise<string> {
+  const ctx = operatorContext(request, deps);
+  const transactionId = param(request, 'transactionId') || undefined;
+  const donorEmail = param(request, 'email') || undefined;
+  const partner = param(request, 'partner') || undefined;
+  const range = parseTimeRange(param(request, 'from') || undefined, param(request, 'to') || undefined);
+  if (transactionId || donorEmail)
+    return donationsTable(await findDonations(ctx, { transactionId, donorEmail, partner, limit: LIMIT }));
+  if (partner) {
+    const found = await listPartnerDonations(ctx, { partner, range, limit: LIMIT });
+    return html`<p>
+        ${found.count} donation(s), AUD ${aud(found.totalCents)} in
+        all${found.count > LIMIT ? `; the first ${LIMIT} are listed` : ''}.
+      </p>
+      !${donationsTable(found.donations)}`;
+  }
+  return '';
+}
+
+const donationsTable = (rows: DonationRecord[]) =>
+  dataTable(
+    rows,
+    [
+      {
+        header: 'Reference',
+        cell: (d) => link(`/console/donations/${encodeURIComponent(d.referenceId)}`, d.referenceId),
+      },
+      { header: 'Received', text: (d) => d.createdAt },
+      { header: 'Partner', text: (d) => d.partnerName },
+      { header: 'Channel', text: (d) => d.channel },
+      { header: 'Transaction id', text: (d) => d.transactionId },
+      { header: 'AUD', text: (d) => aud(d.amountCents), numeric: true },
+    ],
+    { caption: 'Donations found', empty: 'No donations match.' },
+  );
+
+function searchForm(request: FastifyRequest, partners: string[]): string {
+  const value = (name: string) => param(request, name);
+  const chosen = value('partner');
+  return html`<form class="filters" method="get" action="/console/donations" role="search">
+    <p>
+      <label for="reference">Reference</label><input id="reference" name="reference" value="${value('reference')}" />
+    </p>
+    <p>
+      <label for="transactionId">Transaction id</label
+      ><input id="transactionId" name="transactionId" value="${value('transactionId')}" />
+    </p>
+    <p>
+      <label for="email">Donor e-mail</label><input id="email" name="email" type="email" value="${value('email')}" />
+    </p>
+    !${selectField({ id: 'partner', label: 'Partner', options: partners, chosen, any: 'Any partner' })}
+    <p><label for="from">From (UTC day)</label><input id="from" name="from" type="date" value="${value('from')}" /></p>
+    <p><label for="to">To (included)</label><input id="to" name="to" type="date" value="${value('to')}" /></p>
+    <p><button type="submit">Search</button></p>
+  </form>`;
+}

@@ -1,0 +1,75 @@
+import { html } from 'ghtml';
+import type { ConsoleSession } from '../../services/console/sessions.js';
+
+/**
+ * The page around every console view. Templates use ghtml's `html`, which escapes every interpolated value;
+ * `!${...}` inserts already-rendered HTML (another template's output) and is used for nothing else.
+ * No inline script or style anywhere: the stylesheet and the script are static files (a strict CSP allows them).
+ */
+export interface PageOptions {
+  title: string;
+  /** Which navigation entry is current. */
+  section?: Section;
+  session?: ConsoleSession | null;
+  /** A message shown above the content: the outcome of the last change, or what went wrong. */
+  notice?: { kind: 'ok' | 'error'; text: string } | null;
+}
+
+export type Section =
+  'dashboard' | 'partners' | 'credentials' | 'accounts' | 'donations' | 'remittances' | 'audit' | 'webhooks';
+
+const NAV: [Section, string, string][] = [
+  ['dashboard', 'Dashboard', '/console'],
+  ['partners', 'Partners', '/console/partners'],
+  ['credentials', 'Credentials', '/console/credentials'],
+  ['accounts', 'Fundraisers', '/console/accounts'],
+  ['donations', 'Donations', '/console/donations'],
+  ['remittances', 'Remittances', '/console/remittances'],
+  ['webhooks', 'Webhooks', '/console/webhooks'],
+  ['audit', 'Audit log', '/console/audit'],
+];
+
+export function page(options: PageOptions, body: string): string {
+  const { session } = options;
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${options.title} · Fundraiser console</title>
+        <link rel="stylesheet" href="/console/static/console.css" />
+        <script src="/console/static/console.js" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="top">
+          <a class="brand" href="/console">Fundraiser console</a>
+          !${
+            session
+              ? html`<nav aria-label="Main">
+                    <ul>
+                      !${NAV.map(([id, label, href]) => navItem(id, label, href, options.section))}
+                    </ul>
+                  </nav>
+                  <form class="signout" method="post" action="/console/logout">
+                    <input type="hidden" name="_csrf" value="${session.csrfToken}" />
+                    <span class="who">${session.email} (${session.role})</span>
+                    <button type="submit">Sign out</button>
+                  </form>`
+              : ''
+          }
+        </header>
+        <main id="main">
+          <h1>${options.title}</h1>
+          !${options.notice ? html`<p class="notice ${options.notice.kind}" role="${options.notice.kind === 'error' ? 'alert' : 'status'}">${options.notice.text}</p>` : ''}
+          !${body}
+        </main>
+      </body>
+    </html>`;
+}
+
+function navItem(id: Section, label: string, href: string, current?: Section): string {
+  return id === current
+    ? html`<li><a href="${href}" aria-current="page">${label}</a></li>`
+    : html`<li><a href="${href}">${label}</a></li>`;
+}
