@@ -39,7 +39,10 @@ describe('GET /remittances/{batchId}: the out-of-band report (issue 4)', () => {
 
     await t.reconcile();
     const after = await report(t, batchId);
-    expect(after).toMatchObject({ status: 'completed_with_exceptions', counts: { entries: 2, pending: 0, matched: 1, exceptions: 1 } });
+    expect(after).toMatchObject({
+      status: 'completed_with_exceptions',
+      counts: { entries: 2, pending: 0, matched: 1, exceptions: 1 },
+    });
     expect(after.entries.map((e) => [e.outcome, e.detail])).toEqual([
       ['matched', 'Settled 1 donation, 10.00 AUD.'],
       ['unknown_donation', 'Unknown donation ids: DON-UNKNOWN.'],
@@ -66,7 +69,10 @@ describe('GET /remittances/{batchId}: the out-of-band report (issue 4)', () => {
     const unknown = await t.get(`/remittances/${randomUUID()}`);
     for (const response of [theirs, unknown]) {
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toMatchObject({ method: '/remittance', error: { code: 'FUNDRAISER:NOT_FOUND', message: 'Resource not found' } });
+      expect(response.json()).toMatchObject({
+        method: '/remittance',
+        error: { code: 'FUNDRAISER:NOT_FOUND', message: 'Resource not found' },
+      });
     }
     expect(theirs.json().error.cause).toBe(`No remittance batch with id ${batchId}`);
   });

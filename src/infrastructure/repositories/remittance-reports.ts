@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, RemittanceEntriesTable } from '../db/schema.js';
 
 /** Read side of remittances: the partner's report (GET /remittances/{batchId}) and operators' listings. */
@@ -33,23 +33,64 @@ function batches(db: Kysely<DB>) {
     .selectFrom('remittance_batches as b')
     .innerJoin('partners as p', 'p.id', 'b.partner_id')
     .select([
-      'b.id', 'b.partner_id', 'p.name as partner_name', 'b.environment', 'b.channel', 'b.fundraiser_id', 'b.status', 'b.entry_count',
-      'b.total_cents', 'b.outcome_counts', 'b.exception_count', 'b.attempts', 'b.last_error', 'b.last_error_at', 'b.dead_lettered_at',
-      'b.correlation_id', 'b.created_at', 'b.started_at', 'b.completed_at',
+      'b.id',
+      'b.partner_id',
+      'p.name as partner_name',
+      'b.environment',
+      'b.channel',
+      'b.fundraiser_id',
+      'b.status',
+      'b.entry_count',
+      'b.total_cents',
+      'b.outcome_counts',
+      'b.exception_count',
+      'b.attempts',
+      'b.last_error',
+      'b.last_error_at',
+      'b.dead_lettered_at',
+      'b.correlation_id',
+      'b.created_at',
+      'b.started_at',
+      'b.completed_at',
     ]);
 }
 
 /** A batch by id; with `owner`, only if that partner posted it in that environment (anyone else: not found). */
-export async function findBatch(db: Kysely<DB>, id: string, owner?: { partnerId: string; environment: string }): Promise<BatchRow | undefined> {
+export async function findBatch(
+  db: Kysely<DB>,
+  id: string,
+  owner?: { partnerId: string; environment: string },
+): Promise<BatchRow | undefined> {
   let query = batches(db).where('b.id', '=', id);
   if (owner) query = query.where('b.partner_id', '=', owner.partnerId).where('b.environment', '=', owner.environment);
-  return (await query.executeTakeFirst()) as BatchRow | undefined;
+  return await query.executeTakeFirst();
 }
 
-export async function listEntries(db: Kysely<DB>, batchId: string, options: { exceptionsOnly?: boolean } = {}): Promise<EntryRow[]> {
+export async function listEntries(
+  db: Kysely<DB>,
+  batchId: string,
+  options: { exceptionsOnly?: boolean } = {},
+): Promise<EntryRow[]> {
   let query = db.selectFrom('remittance_entries').selectAll().where('batch_id', '=', batchId);
   if (options.exceptionsOnly) query = query.where('outcome', 'is not', null).where('outcome', '<>', 'matched');
-  return (await query.orderBy('position').execute()) as EntryRow[];
+  return await query.orderBy('position').execute();
+}
+
+/** Which of these donation reference ids are donations of the partner in its environment. */
+export async function ownDonationReferences(
+  db: Kysely<DB>,
+  owner: { partnerId: string; environment: string },
+  referenceIds: string[],
+): Promise<string[]> {
+  if (referenceIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('donations')
+    .select('reference_id')
+    .where('reference_id', '=', sql<string>`any(${referenceIds}::text[])`)
+    .where('partner_id', '=', owner.partnerId)
+    .where('environment', '=', owner.environment)
+    .execute();
+  return rows.map((row) => row.reference_id);
 }
 
 export interface BatchFilters {
@@ -70,7 +111,7 @@ export async function listBatches(db: Kysely<DB>, filters: BatchFilters): Promis
   if (filters.from) query = query.where('b.created_at', '>=', filters.from);
   if (filters.to) query = query.where('b.created_at', '<', filters.to);
   if (filters.deadLettered) query = query.where('b.dead_lettered_at', 'is not', null);
-  return (await query.orderBy('b.created_at', 'desc').orderBy('b.id').limit(filters.limit).execute()) as BatchRow[];
+  return await query.orderBy('b.created_at', 'desc').orderBy('b.id').limit(filters.limit).execute();
 }
 
 /** An entry with the batch it belongs to, for listings across batches and exports. */
@@ -101,8 +142,18 @@ export async function listBatchEntries(db: Kysely<DB>, filters: EntryFilters): P
     .innerJoin('remittance_batches as b', 'b.id', 'e.batch_id')
     .innerJoin('partners as p', 'p.id', 'b.partner_id')
     .select([
-      'e.batch_id', 'e.position', 'e.bank_reference_id', 'e.amount_cents', 'e.donation_ids', 'e.outcome', 'e.outcome_detail',
-      'p.name as partner_name', 'b.environment', 'b.fundraiser_id', 'b.status as batch_status', 'b.created_at as batch_created_at',
+      'e.batch_id',
+      'e.position',
+      'e.bank_reference_id',
+      'e.amount_cents',
+      'e.donation_ids',
+      'e.outcome',
+      'e.outcome_detail',
+      'p.name as partner_name',
+      'b.environment',
+      'b.fundraiser_id',
+      'b.status as batch_status',
+      'b.created_at as batch_created_at',
     ]);
   if (filters.exceptionsOnly) query = query.where('e.outcome', 'is not', null).where('e.outcome', '<>', 'matched');
   if (filters.batchId) query = query.where('e.batch_id', '=', filters.batchId);
@@ -110,7 +161,12 @@ export async function listBatchEntries(db: Kysely<DB>, filters: EntryFilters): P
   if (filters.outcome) query = query.where('e.outcome', '=', filters.outcome);
   if (filters.from) query = query.where('b.created_at', '>=', filters.from);
   if (filters.to) query = query.where('b.created_at', '<', filters.to);
-  return (await query.orderBy('b.created_at', 'desc').orderBy('e.batch_id').orderBy('e.position').limit(filters.limit).execute()) as BatchEntryRow[];
+  return await query
+    .orderBy('b.created_at', 'desc')
+    .orderBy('e.batch_id')
+    .orderBy('e.position')
+    .limit(filters.limit)
+    .execute();
 }
 
 export interface SettlementRow {

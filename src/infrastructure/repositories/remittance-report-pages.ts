@@ -1,0 +1,145 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import type { EntryRow } from './remittance-reports.js';
+
+/** Read side of the partner's remittance reports: a batch with its counts, a page of its entries, its batches. */
+
+export interface ReportBatchRow {
+  id: string;
+  status: string;
+  channel: string;
+  fundraiser_id: string;
+  entry_count: number;
+  total_cents: number;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+  /** Entries per outcome, and `pending` for those not decided yet. */
+  counts: Record<string, number>;
+  /** created_at to the microsecond, as text: the list's keyset (a JavaScript Date keeps milliseconds only). */
+  created_key: string;
+}
+
+/** Which entries: all, one outcome, or every outcome but `matched`. */
+export type EntryFilter = { kind: 'all' } | { kind: 'outcomes'; outcomes: string[] } | { kind: 'exceptions' };
+
+export interface Owner {
+  partnerId: string;
+  environment: string;
+}
+
+/*
+ * Counts come from the batch's stored counts once it is completed (written by the same transaction as the last
+ * outcomes; entries never change afterwards), and are counted from the entries while it is not, so they agree
+ * with the entries of the same snapshot even when outcomes are decided a part at a time.
+ */
+const counts = sql<Record<string, number>>`case when b.status in ('completed', 'completed_with_exceptions')
+  then b.outcome_counts
+  else coalesce((select jsonb_object_agg(coalesce(x.outcome, 'pending'), x.n)
+                 from (select e.outcome, count(*) as n from remittance_entries e where e.batch_id = b.id
+                       group by e.outcome) x), '{}'::jsonb)
+  end`;
+
+function reportBatches(db: Kysely<DB>, owner?: Owner) {
+  let query = db
+    .selectFrom('remittance_batches as b')
+    .select([
+      'b.id',
+      'b.status',
+      'b.channel',
+      'b.fundraiser_id',
+      'b.entry_count',
+      'b.total_cents',
+      'b.created_at',
+      'b.started_at',
+      'b.completed_at',
+      counts.as('counts'),
+      sql<string>`to_char(b.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')`.as('created_key'),
+    ]);
+  if (owner) query = query.where('b.partner_id', '=', owner.partnerId).where('b.environment', '=', owner.environment);
+  return query;
+}
+
+/** A batch with its counts; with `owner`, only if that partner posted it in that environment. */
+export async function findReportBatch(
+  db: Kysely<DB>,
+  batchId: string,
+  owner?: Owner,
+): Promise<ReportBatchRow | undefined> {
+  return reportBatches(db, owner).where('b.id', '=', batchId).executeTakeFirst();
+}
+
+export interface Page {
+  filter: EntryFilter;
+  /** -1: from the start. */
+  afterIndex: number;
+  limit: number;
+}
+
+function pageOf(db: Kysely<DB>, batchId: string, { filter, afterIndex, limit }: Page) {
+  let query = db
+    .selectFrom('remittance_entries')
+    .where('batch_id', '=', batchId)
+    .where('position', '>', afterIndex)
+    .orderBy('position')
+    .limit(limit);
+  if (filter.kind === 'outcomes')
+    query =
+      filter.outcomes.length === 0 ? query.where(sql<boolean>`false`) : query.where('outcome', 'in', filter.outcomes);
+  if (filter.kind === 'exceptions') query = query.where('outcome', 'is not', null).where('outcome', '<>', 'matched');
+  return query;
+}
+
+/** Entries after `afterIndex` that pass `filter`, in index order. */
+export async function entryPage(db: Kysely<DB>, batchId: string, page: Page): Promise<EntryRow[]> {
+  return pageOf(db, batchId, page).selectAll().execute();
+}
+
+/** An entry as the CSV export reads it: donation ids already joined by `;` (no array to parse per row). */
+export interface ExportEntryRow {
+  position: number;
+  bank_reference_id: string;
+  amount_cents: number;
+  donation_ids: string;
+  outcome: string | null;
+  outcome_detail: string | null;
+}
+
+export async function exportEntryPage(db: Kysely<DB>, batchId: string, page: Page): Promise<ExportEntryRow[]> {
+  return pageOf(db, batchId, page)
+    .select([
+      'position',
+      'bank_reference_id',
+      'amount_cents',
+      sql<string>`array_to_string(donation_ids, ';')`.as('donation_ids'),
+      'outcome',
+      'outcome_detail',
+    ])
+    .execute();
+}
+
+export interface PartnerBatchQuery {
+  owner: Owner;
+  status?: string;
+  /** created_at >= from, < to. */
+  from?: Date;
+  to?: Date;
+  /** The last batch of the previous page. */
+  after?: { createdKey: string; id: string };
+  limit: number;
+}
+
+/** A partner's batches in one environment, newest first (ties by id, descending). */
+export async function listPartnerBatches(db: Kysely<DB>, q: PartnerBatchQuery): Promise<ReportBatchRow[]> {
+  let query = reportBatches(db, q.owner);
+  if (q.status) query = query.where('b.status', '=', q.status);
+  if (q.from) query = query.where('b.created_at', '>=', q.from);
+  if (q.to) query = query.where('b.created_at', '<', q.to);
+  if (q.after) {
+    const { createdKey, id } = q.after;
+    query = query.where(
+      sql<boolean>`(b.created_at, b.id) < (${createdKey}::timestamp at time zone 'UTC', ${id}::uuid)`,
+    );
+  }
+  return query.orderBy('b.created_at', 'desc').orderBy('b.id', 'desc').limit(q.limit).execute();
+}
