@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { CHANNEL, DONATION_AMOUNT as AMOUNT, donationBody, FUNDRAISER_ID as FUNDRAISER } from '../bench/workloads.js';
+import type { Call, Outcome } from './client.js';
+
+/** The mix of issue 19, in percent: what an operator preparing for a season peak would drive. */
+export const MIX: [kind: string, percent: number][] = [
+  ['donation', 40],
+  ['enrolment', 25],
+  ['account', 15],
+  ['ping', 10],
+  ['mandate read', 5],
+  ['remittance batch', 4],
+  ['report read', 1],
+];
+export const BATCH_ENTRIES = 20;
+
+/**
+ * Draws the next request of the mix. Batches settle donations no batch has named yet: first those recorded by the
+ * soak itself, then a pool inserted before the run (`spare`), so that every entry should match.
+ */
+export class MixSource {
+  private readonly unsettled: string[] = [];
+  private readonly batchIds: string[] = [];
+  private readonly cumulative: [string, number][] = [];
+
+  constructor(
+    private readonly basePath: string,
+    private readonly mandateIds: string[],
+    private readonly spare: string[],
+  ) {
+    let sum = 0;
+    for (const [kind, percent] of MIX) this.cumulative.push([kind, (sum += percent)]);
+  }
+
+  next(): Call {
+    const roll = Math.random() * 100;
+    const kind = this.cumulative.find(([, upTo]) => roll < upTo)?.[0] ?? 'ping';
+    return this.call(kind);
+  }
+
+  /** What the answers teach: donation references to settle later, batch ids to read reports of. */
+  learn(outcome: Outcome): void {
+    const items = (outcome.body as { data?: { items?: Record<string, unknown> } } | undefined)?.data?.items;
+    if (outcome.kind === 'donation' && outcome.status === 200 && typeof items?.donationReferenceId === 'string')
+      this.unsettled.push(items.donationReferenceId);
+    if (outcome.kind === 'remittance batch' && outcome.status === 202 && typeof items?.batchId === 'string') {
+      this.batchIds.push(items.batchId);
+      if (this.batchIds.length > 1000) this.batchIds.shift();
+    }
+  }
+
+  private call(kind: string): Call {
+    const p = this.basePath;
+    const channel = encodeURIComponent(CHANNEL);
+    switch (kind) {
+      case 'donation':
+        return { kind, method: 'POST', path: `${p}/donations`, body: donationBody() };
+      case 'enrolment':
+        return { kind, method: 'GET', path: `${p}/fundraisers?channel=${channel}&id=${FUNDRAISER}` };
+      case 'account':
+        return { kind, method: 'GET', path: `${p}/accounts/${FUNDRAISER}?channel=${channel}` };
+      case 'mandate read': {
+        const id = this.mandateIds[Math.floor(Math.random() * this.mandateIds.length)]!;
+        return { kind, method: 'GET', path: `${p}/mandates?id=${encodeURIComponent(id)}` };
+      }
+      case 'remittance batch':
+        return { kind, method: 'POST', path: `${p}/remittances`, body: this.batchBody() };
+      case 'report read': {
+        const id = this.batchIds[Math.floor(Math.random() * this.batchIds.length)];
+        if (!id) return this.call('ping');
+        return { kind, method: 'GET', path: `${p}/remittances/${id}` };
+      }
+      default:
+        return { kind: 'ping', method: 'GET', path: `${p}/ping` };
+    }
+  }
+
+  private batchBody() {
+    const remittances = Array.from({ length: BATCH_ENTRIES }, () => {
+      const donation = this.unsettled.shift() ?? this.spare.shift();
+      if (!donation) throw new Error('the pool of donations to settle ran out; raise the spare pool');
+      return { bankReferenceId: `SOAK-${randomUUID()}`, amount: Number(AMOUNT), donationIds: [donation] };
+    });
+    return { source: { channel: CHANNEL, fundraiserId: FUNDRAISER }, remittances };
+  }
+}
+
+export function mandateBody() {
+  return {
+    source: { channel: CHANNEL, fundraiserId: FUNDRAISER },
+    fundraiser: { firstName: 'Sam', lastName: 'Treasurer', email: 'treasurer@example.org' },
+    paymentMethod: 'Direct Debit',
+  };
+}

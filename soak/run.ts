@@ -1,0 +1,276 @@
+/**
+ * `npm run soak -- --minutes N [--rate R]`: the service under sustained mixed partner traffic on PostgreSQL.
+ *
+ * Starts the real service as production runs it (src/server.ts in a child process, on a fresh database created on
+ * the server of DATABASE_URL and dropped afterwards), probes the capacity of the issue-19 mix (closed loop), then
+ * drives the mix open-loop (requests on a timer, whatever the answers) at half of it (or R requests/s) for N
+ * minutes. Every 10 s it records requests, errors, p50/p99, the service's RSS, every queue's depth and oldest age,
+ * and the database size. At the end: a summary against the soak targets, the windows as JSON and a chart (SVG),
+ * in docs/soak/, and a section of BENCHMARKS.md.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { connectDatabase, redactUrl } from '../src/infrastructure/db/connect.js';
+import { readQueueStats } from '../src/services/queues/queue-stats.js';
+import { createBenchDatabase } from '../bench/database.js';
+import { machineDescription, writeSection } from '../bench/report.js';
+import { startService } from '../bench/service.js';
+import { drawChart } from './chart.js';
+import { createClient, type Outcome } from './client.js';
+import { MixSource, mandateBody, MIX, BATCH_ENTRIES } from './mix.js';
+import { batchTimes, evaluate, percentile, summaryMarkdown, type SoakResult } from './summary.js';
+import { WINDOW_SECONDS, WindowRecorder, type Window } from './windows.js';
+
+const PROBE_SECONDS = 15;
+const PROBE_CONNECTIONS = 64;
+const MAX_IN_FLIGHT = 2000;
+const progress = (message: string) => process.stderr.write(`[soak] ${message}\n`);
+
+async function main() {
+  const { values } = parseArgs({ options: { minutes: { type: 'string' }, rate: { type: 'string' } } });
+  const minutes = Number(values.minutes ?? 30);
+  const fixedRate = values.rate ? Number(values.rate) : null;
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('set DATABASE_URL to a PostgreSQL server: the soak runs on PostgreSQL');
+  if (!(minutes > 0) || (fixedRate !== null && !(fixedRate > 0))) throw new Error('--minutes and --rate take numbers');
+
+  const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  const workDir = mkdtempSync(join(tmpdir(), 'fundraiser-soak-'));
+  const [loadAtStart] = loadavg();
+  const startedAt = new Date();
+  const database = await createBenchDatabase(serverUrl, workDir);
+  if (database.kind !== 'postgres') throw new Error('unreachable');
+  const service = await startService({ repoRoot, workDir, database });
+  const observer = await connectDatabase({ databaseUrl: database.url, poolMax: 2 });
+  const client = createClient(service.origin, service.credentials);
+  try {
+    const basePath = new URL(service.baseUrl).pathname.replace(/\/$/, '');
+    const mandateIds = await createMandates(client, basePath);
+    const spare: string[] = [];
+    const mix = () => new MixSource(basePath, mandateIds, spare);
+    const version = (await sql<{ v: string }>`select version() as v`.execute(observer.db)).rows[0]!.v;
+
+    spare.push(...(await insertDonations(observer, 60_000)));
+    progress(`probing the capacity of the mix: ${PROBE_CONNECTIONS} connections, closed loop, ${PROBE_SECONDS} s`);
+    const capacity = await probe(client, mix());
+    const rate = fixedRate ?? Math.max(1, Math.round(capacity / 2));
+    progress(`capacity ${Math.round(capacity)} requests/s; driving ${rate} requests/s for ${minutes} min`);
+    // Every batch takes BATCH_ENTRIES donations; those the run records itself cover about half.
+    const needed = Math.ceil(
+      rate * minutes * 60 * (MIX.find(([k]) => k === 'remittance batch')![1] / 100) * BATCH_ENTRIES,
+    );
+    spare.splice(
+      0,
+      spare.length,
+      ...(await insertDonations(observer, Math.max(0, needed - spare.length) + spare.length)),
+    );
+    await drainQueues(observer, 120_000);
+
+    const run = await drive(client, mix(), rate, minutes, service.pid, observer);
+    progress('stopped sending; waiting for the queues to drain');
+    const drainMs = await drainQueues(observer, 120_000);
+    const batches = await batchTimes(observer.db, run.measuredFrom);
+    const result: SoakResult = {
+      command: `DATABASE_URL=${redactUrl(serverUrl)} npm run soak -- --minutes ${minutes}${fixedRate ? ` --rate ${fixedRate}` : ''}`,
+      startedAt: startedAt.toISOString(),
+      machine: machineDescription({
+        kind: 'postgres',
+        location: database.location,
+        version,
+        loadAtStart: loadAtStart ?? 0,
+      }),
+      capacity,
+      rate,
+      minutes,
+      windows: run.windows,
+      thirds: run.thirds,
+      batches,
+      drainMs,
+      targets: [],
+    };
+    result.targets = evaluate(result);
+    writeOutputs(
+      repoRoot,
+      result,
+      await drawChart(
+        run.windows,
+        `Soak: ${rate} requests/s of the mixed partner traffic for ${minutes} min on PostgreSQL`,
+      ),
+    );
+  } finally {
+    client.close();
+    await observer.close();
+    await service.stop();
+    await database.drop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+type Client = ReturnType<typeof createClient>;
+
+async function createMandates(client: Client, basePath: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < 20; i += 1) {
+    const outcome = await client.send({
+      kind: 'mandate',
+      method: 'POST',
+      path: `${basePath}/mandates`,
+      body: mandateBody(),
+    });
+    const id = (outcome.body as { data?: { items?: { mandateId?: string } } }).data?.items?.mandateId;
+    if (!id) throw new Error(`POST /mandates answered ${outcome.status}`);
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** Donations for the batches to settle, written straight into the database (HTTP would take minutes). */
+async function insertDonations(observer: Awaited<ReturnType<typeof connectDatabase>>, count: number) {
+  const { rows } = await sql<{ reference_id: string }>`
+    insert into donations (reference_id, partner_id, environment, is_live, channel, account_id, fundraiser_id,
+                           donor_email, donor_first_name, donor_last_name, address_postal_code, amount_cents,
+                           request_hash, correlation_id)
+    select 'SOAK-' || gen_random_uuid(), c.partner_id, c.environment, false, 'Storefront App', a.id, '10000001',
+           'soak@example.com', 'Soak', 'Donor', '2000', 2050, 'soak', gen_random_uuid()
+    from generate_series(1, ${count}) as i,
+         (select partner_id, environment from credentials c join partner_channels pc using (partner_id)
+          where pc.channel = 'Storefront App' limit 1) as c,
+         accounts a
+    where a.member_number = '10000001'
+    returning reference_id`.execute(observer.db);
+  return rows.map((r) => r.reference_id);
+}
+
+/** Closed loop: PROBE_CONNECTIONS requests always outstanding; what the service completes per second is its capacity. */
+async function probe(client: Client, source: MixSource): Promise<number> {
+  const loop = async (until: number, counted: { n: number }) => {
+    while (performance.now() < until) {
+      const outcome = await client.send(source.next());
+      source.learn(outcome);
+      counted.n += 1;
+    }
+  };
+  const warm = { n: 0 };
+  const warmUntil = performance.now() + 3000;
+  await Promise.all(Array.from({ length: PROBE_CONNECTIONS }, () => loop(warmUntil, warm)));
+  const counted = { n: 0 };
+  const started = performance.now();
+  const until = started + PROBE_SECONDS * 1000;
+  await Promise.all(Array.from({ length: PROBE_CONNECTIONS }, () => loop(until, counted)));
+  return counted.n / ((performance.now() - started) / 1000);
+}
+
+/** Open loop: request i is sent at i / rate seconds, whatever happened to the ones before. */
+async function drive(
+  client: Client,
+  source: MixSource,
+  rate: number,
+  minutes: number,
+  pid: number,
+  observer: Awaited<ReturnType<typeof connectDatabase>>,
+) {
+  const measuredFrom = new Date();
+  const windows: Window[] = [];
+  const thirds: number[][] = [[], [], []];
+  const recorder = new WindowRecorder();
+  const totalMs = minutes * 60_000;
+  const started = performance.now();
+  let sent = 0;
+  let inFlight = 0;
+  const onOutcome = (outcome: Outcome, sentAt: number) => {
+    inFlight -= 1;
+    source.learn(outcome);
+    recorder.record(outcome);
+    thirds[Math.min(2, Math.floor(((sentAt - started) / totalMs) * 3))]!.push(outcome.ms);
+  };
+  let nextWindow = started + WINDOW_SECONDS * 1000;
+  while (performance.now() - started < totalMs) {
+    const now = performance.now();
+    const due = Math.floor(((now - started) / 1000) * rate);
+    for (; sent < due; sent += 1) {
+      if (inFlight >= MAX_IN_FLIGHT) {
+        recorder.skipped += 1;
+        continue;
+      }
+      inFlight += 1;
+      const sentAt = performance.now();
+      void client.send(source.next()).then((outcome) => onOutcome(outcome, sentAt));
+    }
+    if (now >= nextWindow) {
+      const at = Math.round((nextWindow - started) / 1000);
+      nextWindow += WINDOW_SECONDS * 1000;
+      void gauges(pid, observer).then((g) => {
+        const window = recorder.close(at, g);
+        windows.push(window);
+        progress(
+          `${at}s: ${window.requestsPerSecond.toFixed(0)} req/s, p99 ${window.p99} ms, errors ${window.errors}, ` +
+            `RSS ${window.rssMb?.toFixed(0)} MB, reconciliation waiting ${window.queues['remittance-reconciliation']?.waiting ?? '?'}, DB ${window.databaseMb.toFixed(0)} MB`,
+        );
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  const last = recorder.close(Math.round((performance.now() - started) / 1000), await gauges(pid, observer));
+  if (last.requests > 0) windows.push(last);
+  windows.sort((a, b) => a.at - b.at);
+  return { windows, thirds, measuredFrom };
+}
+
+async function gauges(pid: number, observer: Awaited<ReturnType<typeof connectDatabase>>) {
+  const queues = Object.fromEntries(
+    (await readQueueStats(observer.db)).map((q) => [
+      q.queue,
+      { waiting: q.waiting, oldestWaitingSeconds: q.oldestWaitingSeconds },
+    ]),
+  );
+  const { rows } = await sql<{ bytes: number }>`select pg_database_size(current_database())::bigint as bytes`.execute(
+    observer.db,
+  );
+  return { rssMb: rssMb(pid), queues, databaseMb: Number(rows[0]!.bytes) / 1024 ** 2 };
+}
+
+function rssMb(pid: number): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Waits until no job of any queue is waiting or running a batch; returns how long it took. */
+async function drainQueues(observer: Awaited<ReturnType<typeof connectDatabase>>, timeoutMs: number) {
+  const started = Date.now();
+  for (;;) {
+    const waiting = (await readQueueStats(observer.db)).reduce((sum, q) => sum + q.waiting, 0);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from remittance_batches
+      where status in ('accepted', 'processing')`.execute(observer.db);
+    if (waiting === 0 && rows[0]!.n === 0) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+function writeOutputs(repoRoot: string, result: SoakResult, svg: string) {
+  const dir = join(repoRoot, 'docs', 'soak');
+  mkdirSync(dir, { recursive: true });
+  // The raw latencies of each third are only needed for the p99s; the file keeps those.
+  const { thirds, ...kept } = result;
+  const p99ByThird = thirds.map((latencies) => percentile(latencies, 0.99));
+  writeFileSync(join(dir, 'soak.json'), `${JSON.stringify({ ...kept, p99ByThird }, null, 2)}\n`);
+  writeFileSync(join(dir, 'soak.svg'), svg);
+  const markdown = summaryMarkdown(result, 'docs/soak/soak.svg', 'docs/soak/soak.json');
+  writeSection(join(repoRoot, 'BENCHMARKS.md'), 'soak', markdown);
+  process.stdout.write(`\n${markdown}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`soak failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,119 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../src/infrastructure/db/schema.js';
+import type { Target } from '../bench/report.js';
+import { median, type Window } from './windows.js';
+
+export interface BatchTimes {
+  posted: number;
+  completed: number;
+  /** 202 → completed, database clock (created_at → completed_at), in ms. */
+  p50Ms: number | null;
+  p99Ms: number | null;
+  maxMs: number | null;
+}
+
+export interface SoakResult {
+  command: string;
+  startedAt: string;
+  machine: string;
+  capacity: number;
+  rate: number;
+  minutes: number;
+  windows: Window[];
+  /** Latencies (ms) of the requests sent in each third of the run. */
+  thirds: number[][];
+  batches: BatchTimes;
+  /** After the last request, how long until no job waited and no batch was unfinished. */
+  drainMs: number;
+  targets: Target[];
+}
+
+/** Every batch posted during the measured run, and how long each took from its 202 to completion. */
+export async function batchTimes(db: Kysely<DB>, since: Date): Promise<BatchTimes> {
+  const { rows } = await sql<{
+    posted: number;
+    completed: number;
+    p50: number | null;
+    p99: number | null;
+    max: number | null;
+  }>`
+    select count(*)::int as posted,
+           count(*) filter (where status like 'completed%')::int as completed,
+           percentile_cont(0.5) within group (order by extract(epoch from completed_at - created_at) * 1000) as p50,
+           percentile_cont(0.99) within group (order by extract(epoch from completed_at - created_at) * 1000) as p99,
+           max(extract(epoch from completed_at - created_at) * 1000) as max
+    from remittance_batches where created_at >= ${since}`.execute(db);
+  const r = rows[0]!;
+  const ms = (v: number | null) => (v === null ? null : Math.round(Number(v)));
+  return { posted: r.posted, completed: r.completed, p50Ms: ms(r.p50), p99Ms: ms(r.p99), maxMs: ms(r.max) };
+}
+
+export function percentile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : 0;
+}
+
+/** The soak targets of issue 19, worded as BENCHMARKS.md lists them. */
+export function evaluate(result: SoakResult): Target[] {
+  const { windows, minutes, batches } = result;
+  const errors = windows.reduce((sum, w) => sum + w.errors + w.skipped, 0);
+  const requests = windows.reduce((sum, w) => sum + w.requests, 0);
+  const end = windows.at(-1)?.at ?? 0;
+  const rss = (from: number, to: number) =>
+    median(windows.filter((w) => w.at > from && w.at <= to && w.rssMb !== null).map((w) => w.rssMb!));
+  const early = rss(120, 240);
+  const late = rss(end - 180, end);
+  const growth = early > 0 ? late / early - 1 : 0;
+  const short = minutes < 7 ? ' — run shorter than 7 min: the two spans overlap, not a verdict' : '';
+  const [first, , last] = result.thirds.map((t) => percentile(t, 0.99));
+  const scale = minutes === 30 ? '' : ` (a ${minutes}-min run, not the 30 min the target names)`;
+  return [
+    {
+      description: 'soak 30 min on PostgreSQL: 0 errors',
+      met: minutes >= 30 ? errors === 0 : null,
+      actual: `${errors} errors of ${requests.toLocaleString('en-US')} requests${scale}`,
+    },
+    {
+      description: 'soak: RSS growth < 10%',
+      met: minutes >= 7 ? growth < 0.1 : null,
+      actual: `median RSS minutes 2–4 ${early.toFixed(0)} MB, last 3 min ${late.toFixed(0)} MB: ${(growth * 100).toFixed(1)}%${short}`,
+    },
+    {
+      description: 'soak: p99 flat',
+      met: minutes >= 30 ? last! <= 1.5 * first! && last! <= 50 : null,
+      actual: `p99 first third ${first!.toFixed(1)} ms, last third ${last!.toFixed(1)} ms${scale}`,
+    },
+    {
+      description: 'soak: every remittance batch completed, p99 202 → completed ≤ 5 s',
+      met: minutes >= 30 ? batches.completed === batches.posted && (batches.p99Ms ?? Infinity) <= 5000 : null,
+      actual: `${batches.completed} of ${batches.posted} completed; 202 → completed p50 ${batches.p50Ms ?? '?'} ms, p99 ${batches.p99Ms ?? '?'} ms, max ${batches.maxMs ?? '?'} ms${scale}`,
+    },
+  ];
+}
+
+export function summaryMarkdown(result: SoakResult, chart: string, json: string): string {
+  const { windows } = result;
+  const sum = (f: (w: Window) => number) => windows.reduce((total, w) => total + f(w), 0);
+  const dbStart = windows[0]?.databaseMb ?? 0;
+  const dbEnd = windows.at(-1)?.databaseMb ?? 0;
+  const targets = result.targets
+    .map((t) => `- ${t.met === null ? 'not yet measured' : t.met ? 'met' : 'missed'}: ${t.description} (${t.actual})`)
+    .join('\n');
+  return [
+    '## Soak (PostgreSQL)',
+    '',
+    `Command: \`${result.command}\` — ${result.startedAt}.`,
+    '',
+    result.machine,
+    '',
+    `Mix of issue 19 (40% donations, 25% enrolment checks, 15% accounts, 10% ping, 5% mandate reads, 4% remittance batches of 20 entries, 1% report reads). ` +
+      `Capacity probed closed-loop: ${Math.round(result.capacity)} requests/s; driven open-loop at ${result.rate} requests/s for ${result.minutes} min. ` +
+      `${sum((w) => w.requests).toLocaleString('en-US')} requests, ${sum((w) => w.errors)} errors, ${sum((w) => w.skipped)} not sent (in-flight cap), ${sum((w) => w.unexpected)} unexpected statuses. ` +
+      `Database ${dbStart.toFixed(0)} → ${dbEnd.toFixed(0)} MB; the queues drained ${(result.drainMs / 1000).toFixed(1)} s after the last request.`,
+    '',
+    `![soak chart](${chart}) — every 10 s window: [${json}](${json}).`,
+    '',
+    'Targets:',
+    targets,
+  ].join('\n');
+}
