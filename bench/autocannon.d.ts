@@ -10,7 +10,12 @@ declare module 'autocannon' {
   export interface Request extends RequestParams {
     /** Called before each request is sent; returns the request to send. */
     setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams;
-    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
+    onResponse?: (
+      status: number,
+      body: string,
+      context: Record<string, unknown>,
+      headers: Record<string, string>,
+    ) => void;
   }
 
   export interface Options {

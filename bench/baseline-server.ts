@@ -51,11 +51,20 @@ async function main() {
   const server = createServer((req, res) => {
     const correlationId = String(req.headers['x-correlation-id'] ?? '');
     const path = req.url?.split('?')[0] ?? '';
-    if (req.method === 'GET' && path.endsWith('/ping')) return reply(res, correlationId, withCorrelation(pingBody, correlationId));
-    if (req.method === 'GET' && path.endsWith('/fundraisers')) return reply(res, correlationId, withCorrelation(fundraisersBody, correlationId));
+    if (req.method === 'GET' && path.endsWith('/ping'))
+      return reply(res, correlationId, withCorrelation(pingBody, correlationId));
+    if (req.method === 'GET' && path.endsWith('/fundraisers'))
+      return reply(res, correlationId, withCorrelation(fundraisersBody, correlationId));
     if (req.method === 'POST' && path.endsWith('/donations') && db) {
       return void insertDonation(db, req, partner, account, correlationId)
-        .then((referenceId) => reply(res, correlationId, { apiVersion: '1.0.0', correlationId, method: '/donations', data: { items: { donationReferenceId: referenceId } } }))
+        .then((referenceId) =>
+          reply(res, correlationId, {
+            apiVersion: '1.0.0',
+            correlationId,
+            method: '/donations',
+            data: { items: { donationReferenceId: referenceId } },
+          }),
+        )
         .catch((err: Error) => reply(res, correlationId, { error: err.message }, 500));
     }
     reply(res, correlationId, { error: 'not found' }, 404);
@@ -73,7 +82,13 @@ async function main() {
   });
 }
 
-async function insertDonation(db: Queryable, req: IncomingMessage, partnerId: unknown, accountId: unknown, correlationId: string): Promise<string> {
+async function insertDonation(
+  db: Queryable,
+  req: IncomingMessage,
+  partnerId: unknown,
+  accountId: unknown,
+  correlationId: string,
+): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const raw = Buffer.concat(chunks);
@@ -81,13 +96,31 @@ async function insertDonation(db: Queryable, req: IncomingMessage, partnerId: un
   const { source, donor, transaction } = body;
   const address = donor.billingAddress ?? {};
   const { rows } = await db.query(INSERT_DONATION, [
-    `DON-${randomBytes(10).toString('hex').toUpperCase()}`, partnerId, source.channel, accountId, source.fundraiserId,
-    source.fundraiserAccountName ?? null, source.productEnrollmentId ?? null, donor.email, donor.verifiedEmail ?? null,
-    donor.firstName, donor.lastName, donor.mobile ?? null, donor.businessName ?? null, address.street ?? null,
-    address.city ?? null, address.state ?? null, address.postalCode, address.country ?? null, transaction.id,
-    transaction.date, transaction.date, Math.round(Number(transaction.amount) * 100),
+    `DON-${randomBytes(10).toString('hex').toUpperCase()}`,
+    partnerId,
+    source.channel,
+    accountId,
+    source.fundraiserId,
+    source.fundraiserAccountName ?? null,
+    source.productEnrollmentId ?? null,
+    donor.email,
+    donor.verifiedEmail ?? null,
+    donor.firstName,
+    donor.lastName,
+    donor.mobile ?? null,
+    donor.businessName ?? null,
+    address.street ?? null,
+    address.city ?? null,
+    address.state ?? null,
+    address.postalCode,
+    address.country ?? null,
+    transaction.id,
+    transaction.date,
+    transaction.date,
+    Math.round(Number(transaction.amount) * 100),
     body.sourceMetadata === undefined ? null : JSON.stringify(body.sourceMetadata),
-    createHash('sha256').update(raw).digest('hex'), correlationId,
+    createHash('sha256').update(raw).digest('hex'),
+    correlationId,
   ]);
   return String(rows[0]?.reference_id ?? 'replayed');
 }
@@ -98,7 +131,11 @@ function withCorrelation(template: Record<string, unknown>, correlationId: strin
 
 function reply(res: ServerResponse, correlationId: string, body: unknown, status = 200): void {
   const json = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json), 'x-correlation-id': correlationId });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(json),
+    'x-correlation-id': correlationId,
+  });
   res.end(json);
 }
 

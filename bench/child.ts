@@ -47,8 +47,10 @@ export function startChild(script: string, options: ChildOptions): Child {
       for (;;) {
         const match = pattern.exec(output());
         if (match) return match;
-        if (exitCode !== undefined) throw new Error(`${script} exited (code ${exitCode}) before printing ${pattern}:\n${tail(output())}`);
-        if (Date.now() > deadline) throw new Error(`${script} did not print ${pattern} within ${timeoutMs} ms:\n${tail(output())}`);
+        if (exitCode !== undefined)
+          throw new Error(`${script} exited (code ${exitCode}) before printing ${pattern}:\n${tail(output())}`);
+        if (Date.now() > deadline)
+          throw new Error(`${script} did not print ${pattern} within ${timeoutMs} ms:\n${tail(output())}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },

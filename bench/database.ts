@@ -15,7 +15,12 @@ export async function createBenchDatabase(serverUrl: string | undefined, workDir
   if (!serverUrl) {
     const dataDir = join(workDir, 'data');
     // The work directory (and with it this data dir) is removed by the caller.
-    return { kind: 'embedded', dataDir, location: `embedded in the service process (PGlite ${pgliteVersion()}), fresh temp DATA_DIR`, drop: async () => {} };
+    return {
+      kind: 'embedded',
+      dataDir,
+      location: `embedded in the service process (PGlite ${pgliteVersion()}), fresh temp DATA_DIR`,
+      drop: async () => {},
+    };
   }
   const scratch = await createScratchPostgresDatabase(serverUrl, 'bench');
   return {

@@ -23,13 +23,18 @@ export interface LoadResult {
  * A short unmeasured run first (JIT, connection pools, caches), then the measured one. With the server's pid, its
  * CPU time per request is measured across both runs.
  */
-export async function measure(spec: LoadSpec, timing: { warmupSeconds: number; seconds: number }, serverPid?: number): Promise<LoadResult> {
+export async function measure(
+  spec: LoadSpec,
+  timing: { warmupSeconds: number; seconds: number },
+  serverPid?: number,
+): Promise<LoadResult> {
   const cpuBefore = serverPid === undefined ? null : cpuSeconds(serverPid);
   const warmup = timing.warmupSeconds > 0 ? await run(spec, { duration: timing.warmupSeconds }) : null;
   const result = await run(spec, { duration: timing.seconds });
   const cpuAfter = serverPid === undefined ? null : cpuSeconds(serverPid);
   const requests = result.requests.total + (warmup?.requests.total ?? 0);
-  const cpuUsPerRequest = cpuBefore !== null && cpuAfter !== null && requests > 0 ? ((cpuAfter - cpuBefore) * 1e6) / requests : null;
+  const cpuUsPerRequest =
+    cpuBefore !== null && cpuAfter !== null && requests > 0 ? ((cpuAfter - cpuBefore) * 1e6) / requests : null;
   return { ...summarise(result), cpuUsPerRequest };
 }
 
@@ -39,7 +44,13 @@ export async function send(spec: LoadSpec, amount: number): Promise<LoadResult> 
 }
 
 async function run(spec: LoadSpec, limit: { duration: number } | { amount: number }): Promise<Result> {
-  return autocannon({ url: spec.origin, connections: spec.connections, timeout: 10, requests: [spec.request], ...limit });
+  return autocannon({
+    url: spec.origin,
+    connections: spec.connections,
+    timeout: 10,
+    requests: [spec.request],
+    ...limit,
+  });
 }
 
 function summarise(result: Result): Omit<LoadResult, 'cpuUsPerRequest'> {
@@ -51,4 +62,50 @@ function summarise(result: Result): Omit<LoadResult, 'cpuUsPerRequest'> {
     errors: result.errors + result.non2xx,
     statuses,
   };
+}
+
+/** Several runs of one workload: the median run's figures, with the lowest and highest req/s beside them. */
+export interface RepeatedResult extends LoadResult {
+  runs: number;
+  rpsRange: [number, number];
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+export function medianOf(runs: LoadResult[]): RepeatedResult {
+  const rps = runs.map((r) => r.rps);
+  const cpu = runs.map((r) => r.cpuUsPerRequest).filter((v): v is number => v !== null);
+  return {
+    rps: median(rps),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    statuses: runs.reduce<Record<string, number>>((all, r) => {
+      for (const [code, count] of Object.entries(r.statuses)) all[code] = (all[code] ?? 0) + count;
+      return all;
+    }, {}),
+    cpuUsPerRequest: cpu.length ? median(cpu) : null,
+    runs: runs.length,
+    rpsRange: [Math.min(...rps), Math.max(...rps)],
+  };
+}
+
+/** Service/baseline ratios of runs made in pairs (each pair met the same machine): their median and spread. */
+export function pairedRatio(
+  service: LoadResult[],
+  baseline: LoadResult[],
+): { median: number; range: [number, number] } {
+  const ratios = service.slice(0, baseline.length).map((r, i) => r.rps / baseline[i]!.rps);
+  return { median: median(ratios), range: [Math.min(...ratios), Math.max(...ratios)] };
+}
+
+/** The medians of every workload's runs, and the paired ratio where it has a baseline. */
+export interface Measured {
+  service: Record<string, RepeatedResult>;
+  base: Record<string, RepeatedResult>;
+  ratios: Record<string, { median: number; range: [number, number] }>;
 }

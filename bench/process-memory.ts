@@ -8,7 +8,10 @@ export class PeakRssSampler {
   private peakKb = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly pid: number, intervalMs = 200) {
+  constructor(
+    private readonly pid: number,
+    intervalMs = 200,
+  ) {
     this.timer = setInterval(() => this.sample(), intervalMs);
     this.timer.unref();
   }

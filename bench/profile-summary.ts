@@ -70,7 +70,11 @@ function printInclusive(profile: Profile, byId: Map<number, ProfileNode>, patter
     });
   });
   process.stdout.write(`\ninclusive time (total ${(total / 1000).toFixed(0)} ms)\n`);
-  patterns.forEach((p, j) => process.stdout.write(`${((100 * inclusive[j]!) / total).toFixed(1).padStart(5)}%  ${(inclusive[j]! / 1000).toFixed(0).padStart(6)} ms  ${p}\n`));
+  patterns.forEach((p, j) =>
+    process.stdout.write(
+      `${((100 * inclusive[j]!) / total).toFixed(1).padStart(5)}%  ${(inclusive[j]! / 1000).toFixed(0).padStart(6)} ms  ${p}\n`,
+    ),
+  );
 }
 
 function add(map: Map<string, number>, key: string, us: number) {

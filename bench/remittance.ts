@@ -29,8 +29,13 @@ const RECONCILE_TIMEOUT_MS = 60_000;
  * One batch of REMITTANCE_ENTRIES bank transactions, each settling two of the given donations (all of the same
  * amount), posted once; then GET /remittances/{batchId} is polled until reconciliation has finished.
  */
-export async function postRemittanceBatch(baseUrl: string, credentials: Credentials, donationIds: string[]): Promise<RemittanceResult> {
-  if (donationIds.length < REMITTANCE_DONATIONS) throw new Error(`need ${REMITTANCE_DONATIONS} donations, have ${donationIds.length}`);
+export async function postRemittanceBatch(
+  baseUrl: string,
+  credentials: Credentials,
+  donationIds: string[],
+): Promise<RemittanceResult> {
+  if (donationIds.length < REMITTANCE_DONATIONS)
+    throw new Error(`need ${REMITTANCE_DONATIONS} donations, have ${donationIds.length}`);
   // Bank references are unique per batch ever posted, so a re-run on a kept database is not a replay.
   const runId = randomUUID().slice(0, 8);
   const entryAmount = (Number(DONATION_AMOUNT) * 100 * 2) / 100;
@@ -42,15 +47,30 @@ export async function postRemittanceBatch(baseUrl: string, credentials: Credenti
       donationIds: [donationIds[2 * i]!, donationIds[2 * i + 1]!],
     })),
   });
-  const headers = () => ({ 'x-correlation-id': randomUUID(), client_id: credentials.clientId, client_secret: credentials.clientSecret });
+  const headers = () => ({
+    'x-correlation-id': randomUUID(),
+    client_id: credentials.clientId,
+    client_secret: credentials.clientSecret,
+  });
 
   const started = performance.now();
-  const response = await fetch(`${baseUrl}/remittances`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body });
+  const response = await fetch(`${baseUrl}/remittances`, {
+    method: 'POST',
+    headers: { ...headers(), 'content-type': 'application/json' },
+    body,
+  });
   const accepted = (await response.json()) as { data?: { items?: { batchId?: string } } };
   const acceptedMs = performance.now() - started;
   const batchId = accepted.data?.items?.batchId;
   if (response.status !== 202 || !batchId) {
-    return { acceptedMs, reconciledMs: null, finalStatus: `POST answered ${response.status}: ${JSON.stringify(accepted).slice(0, 300)}`, errors: 1, slowestPollMs: 0, pickupMs: null };
+    return {
+      acceptedMs,
+      reconciledMs: null,
+      finalStatus: `POST answered ${response.status}: ${JSON.stringify(accepted).slice(0, 300)}`,
+      errors: 1,
+      slowestPollMs: 0,
+      pickupMs: null,
+    };
   }
 
   const deadline = Date.now() + RECONCILE_TIMEOUT_MS;
@@ -61,13 +81,36 @@ export async function postRemittanceBatch(baseUrl: string, credentials: Credenti
     const text = await poll.text();
     slowestPollMs = Math.max(slowestPollMs, performance.now() - pollStarted);
     if (poll.status === 404 && text.includes('No route')) {
-      return { acceptedMs, reconciledMs: null, finalStatus: 'GET /remittances/{batchId} not implemented', errors: 0, slowestPollMs, pickupMs: null };
+      return {
+        acceptedMs,
+        reconciledMs: null,
+        finalStatus: 'GET /remittances/{batchId} not implemented',
+        errors: 0,
+        slowestPollMs,
+        pickupMs: null,
+      };
     }
-    const report = poll.status === 200 ? readReport(text) : { status: `HTTP ${poll.status}`, exceptions: 1, pickupMs: null };
+    const report =
+      poll.status === 200 ? readReport(text) : { status: `HTTP ${poll.status}`, exceptions: 1, pickupMs: null };
     if (isFinal(report.status)) {
-      return { acceptedMs, reconciledMs: performance.now() - started, finalStatus: report.status, errors: report.exceptions, slowestPollMs, pickupMs: report.pickupMs };
+      return {
+        acceptedMs,
+        reconciledMs: performance.now() - started,
+        finalStatus: report.status,
+        errors: report.exceptions,
+        slowestPollMs,
+        pickupMs: report.pickupMs,
+      };
     }
-    if (Date.now() > deadline) return { acceptedMs, reconciledMs: null, finalStatus: `still ${report.status} after ${RECONCILE_TIMEOUT_MS} ms`, errors: 1, slowestPollMs, pickupMs: null };
+    if (Date.now() > deadline)
+      return {
+        acceptedMs,
+        reconciledMs: null,
+        finalStatus: `still ${report.status} after ${RECONCILE_TIMEOUT_MS} ms`,
+        errors: 1,
+        slowestPollMs,
+        pickupMs: null,
+      };
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }
 }
@@ -75,7 +118,8 @@ export async function postRemittanceBatch(baseUrl: string, credentials: Credenti
 function readReport(text: string): { status: string; exceptions: number; pickupMs: number | null } {
   type Report = { status?: string; counts?: { exceptions?: number }; receivedAt?: string; startedAt?: string | null };
   const items = (JSON.parse(text) as { data?: { items?: Report } }).data?.items;
-  const pickupMs = items?.receivedAt && items.startedAt ? Date.parse(items.startedAt) - Date.parse(items.receivedAt) : null;
+  const pickupMs =
+    items?.receivedAt && items.startedAt ? Date.parse(items.startedAt) - Date.parse(items.receivedAt) : null;
   return { status: items?.status ?? 'unknown', exceptions: items?.counts?.exceptions ?? 0, pickupMs };
 }
 

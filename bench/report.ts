@@ -9,6 +9,11 @@ export interface Row {
   p99?: number;
   errors?: number;
   baselineRps?: number;
+  /** Lowest and highest req/s of the runs, when measured more than once. */
+  rpsRange?: [number, number];
+  baselineRange?: [number, number];
+  /** The median of the paired service/baseline ratios and their spread. */
+  ratio?: { median: number; range: [number, number] };
 }
 
 export interface Target {
@@ -21,21 +26,38 @@ const DASH = '—';
 const ms = (value: number | undefined) => (value === undefined ? DASH : `${value} ms`);
 const int = (value: number | undefined) => (value === undefined ? DASH : Math.round(value).toLocaleString('en-US'));
 
+const spread = (value: number | undefined, range: [number, number] | undefined) =>
+  range && value !== undefined ? `${int(value)} (${int(range[0])}–${int(range[1])})` : int(value);
+
 export function table(rows: Row[]): string {
-  const lines = ['| workload | req/s | p50 | p99 | errors | baseline req/s | ratio |', '|---|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| workload | req/s | p50 | p99 | errors | baseline req/s | ratio |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
   for (const row of rows) {
-    const ratio = row.rps !== undefined && row.baselineRps ? (row.rps / row.baselineRps).toFixed(2) : DASH;
+    const ratio = row.ratio
+      ? `${row.ratio.median.toFixed(2)} (${row.ratio.range.map((r) => r.toFixed(2)).join('–')})`
+      : DASH;
     const p50 = typeof row.p50 === 'string' ? row.p50 : ms(row.p50);
-    lines.push(`| ${row.workload} | ${int(row.rps)} | ${p50} | ${ms(row.p99)} | ${row.errors ?? DASH} | ${int(row.baselineRps)} | ${ratio} |`);
+    lines.push(
+      `| ${row.workload} | ${spread(row.rps, row.rpsRange)} | ${p50} | ${ms(row.p99)} | ${row.errors ?? DASH} | ${spread(row.baselineRps, row.baselineRange)} | ${ratio} |`,
+    );
   }
   return lines.join('\n');
 }
 
 export function targetsList(targets: Target[]): string {
-  return targets.map((t) => `- ${t.met === null ? 'n/a' : t.met ? 'met' : '**missed**'}: ${t.description} (${t.actual})`).join('\n');
+  return targets
+    .map((t) => `- ${t.met === null ? 'n/a' : t.met ? 'met' : 'missed'}: ${t.description} (${t.actual})`)
+    .join('\n');
 }
 
-export function machineDescription(database: { kind: string; location: string; version: string; loadAtStart: number }): string {
+export function machineDescription(database: {
+  kind: string;
+  location: string;
+  version: string;
+  loadAtStart: number;
+}): string {
   const cpu = cpus();
   return [
     `- CPU: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}); load generator, service and database share them`,
@@ -62,6 +84,9 @@ export function writeSection(file: string, kind: string, body: string): void {
   const current = existsSync(file) ? readFileSync(file, 'utf8') : HEADER;
   const from = current.indexOf(start);
   const to = current.indexOf(end);
-  const next = from >= 0 && to > from ? current.slice(0, from) + section + current.slice(to + end.length) : `${current.trimEnd()}\n\n${section}\n`;
+  const next =
+    from >= 0 && to > from
+      ? current.slice(0, from) + section + current.slice(to + end.length)
+      : `${current.trimEnd()}\n\n${section}\n`;
   writeFileSync(file, next);
 }

@@ -3,7 +3,9 @@
  * default, PostgreSQL when DATABASE_URL names a server). Prints one table and writes it to BENCHMARKS.md.
  *
  * Knobs (environment): BENCH_SECONDS (measured seconds per workload, default 6), BENCH_WARMUP_SECONDS (default 1),
- * BENCH_ONLY (comma-separated workload keys, for profiling one path), BENCH_CPU_PROF (a directory: the service runs
+ * BENCH_RUNS (times each load workload is measured, default 3; the median is reported),
+ * BENCH_ONLY (comma-separated workload keys: ping, fundraisers, accounts, donations, mandates, remittance, batches, report, import;
+ * for one path alone, e.g. BENCH_ONLY=report for the 100,000-entry remittance report), BENCH_CPU_PROF (a directory: the service runs
  * with --cpu-prof and writes its profile there), BENCH_SERVICE_NODE_ARGS (more node flags for the service, e.g.
  * --trace-gc), BENCH_KEEP (keep the temp dir and the service's log), BENCH_KEEP_DATABASE.
  */
@@ -14,16 +16,49 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { redactUrl } from '../src/infrastructure/db/connect.js';
 import { startBaseline, type RunningBaseline } from './baseline.js';
+import {
+  measureBatchThroughput,
+  THROUGHPUT_BATCHES,
+  THROUGHPUT_ENTRIES,
+  type BatchThroughputResult,
+} from './batch-throughput.js';
 import { createBenchDatabase, type BenchDatabase } from './database.js';
-import { measure, send, type LoadResult, type LoadSpec } from './load.js';
-import { POLL_INTERVAL_MS, postRemittanceBatch, REMITTANCE_DONATIONS, REMITTANCE_ENTRIES, type RemittanceResult } from './remittance.js';
+import { measure, medianOf, pairedRatio, send, type LoadResult, type LoadSpec, type Measured } from './load.js';
+import {
+  POLL_INTERVAL_MS,
+  postRemittanceBatch,
+  REMITTANCE_DONATIONS,
+  REMITTANCE_ENTRIES,
+  type RemittanceResult,
+} from './remittance.js';
+import {
+  measureReport,
+  prepareReport,
+  REPORT_ENTRIES,
+  type PreparedReport,
+  type ReportResult,
+} from './remittance-report.js';
 import { machineDescription, table, targetsList, writeSection, type Row } from './report.js';
 import { BENCH_QUOTA_LIMIT, startService } from './service.js';
-import { evaluateTargets } from './targets.js';
-import { accountPath, donationRequest, fundraisersPath, getRequest, mandateRequest, pingPath, type Credentials } from './workloads.js';
+import { evaluateTargets, importTargets, throughputTargets } from './targets.js';
+import { IMPORT_ROWS, measureImport, type ImportResult } from './account-import.js';
+import {
+  accountPath,
+  donationRequest,
+  fundraisersPath,
+  getRequest,
+  mandateRequest,
+  pingPath,
+  type Credentials,
+} from './workloads.js';
 
 const CONNECTIONS = 50;
-const timing = { seconds: Number(process.env.BENCH_SECONDS ?? 6), warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 1) };
+const timing = {
+  seconds: Number(process.env.BENCH_SECONDS ?? 6),
+  warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 1),
+};
+/** Each load workload is measured this many times, service and baseline alternating; the median is reported. */
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const wanted = (key: string) => !only || only.has(key);
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -40,26 +75,41 @@ async function main() {
   try {
     progress(`database: ${database.location}; work dir ${workDir}`);
     const run = await runWorkloads({ repoRoot, workDir, database, poolMax });
-    const rows = buildRows(run.results, run.base, run.remittance, run.peakRssMb);
-    const targets = evaluateTargets(database.kind, run.results, run.base, run.remittance, run.peakRssMb);
+    const measured = summarise(run.results, run.base);
+    const rows = [
+      ...buildRows(measured, run.remittance, run.peakRssMb),
+      ...throughputRows(run.throughput),
+      ...reportRows(run.report),
+      ...importRows(run.accountImport),
+    ];
+    const targets = evaluateTargets(database.kind, measured, run.remittance, run.peakRssMb, run.report);
+    targets.push(...throughputTargets(database.kind, run.throughput), ...importTargets(run.accountImport));
     const command = serverUrl ? `DATABASE_URL=${redactUrl(serverUrl)} npm run bench` : 'npm run bench';
-    const overrides = Object.entries(process.env).filter(([k]) => k.startsWith('BENCH_')).map(([k, v]) => `${k}=${v} `).join('');
+    const overrides = Object.entries(process.env)
+      .filter(([k]) => k.startsWith('BENCH_'))
+      .map(([k, v]) => `${k}=${v} `)
+      .join('');
     const body = [
       `## ${database.kind === 'postgres' ? 'PostgreSQL' : 'Embedded database (PGlite)'}`,
       '',
       `Command: \`${overrides}${command}\` — ${new Date(startedAt).toISOString()}, whole run ${((Date.now() - startedAt) / 1000).toFixed(0)} s.`,
       '',
-      machineDescription({ kind: database.kind, location: database.location, version: run.databaseVersion, loadAtStart: loadAtStart ?? 0 }),
+      machineDescription({
+        kind: database.kind,
+        location: database.location,
+        version: run.databaseVersion,
+        loadAtStart: loadAtStart ?? 0,
+      }),
       '',
-      `${CONNECTIONS} connections per workload, ${timing.warmupSeconds} s warm-up then ${timing.seconds} s measured; fresh X-Correlation-ID on every request and fresh transaction.id on every donation. ` +
-        `Each baseline runs right after the service's run of the same workload (on the embedded database the donations baseline waits for the service to stop). ` +
+      `${CONNECTIONS} connections per workload, ${timing.warmupSeconds} s warm-up then ${timing.seconds} s measured, ${RUNS} times: the table gives the median with the lowest–highest run in brackets; fresh X-Correlation-ID on every request and fresh transaction.id on every donation. ` +
+        `Service and baseline runs alternate, and a ratio is the median of the ratios of the runs made side by side (on the embedded database the donations baseline runs after the service has stopped). ` +
         `Service log level ${process.env.LOG_LEVEL || 'info'}; ${database.kind === 'postgres' ? `pool size ${poolMax}` : 'one in-process PGlite connection'} (the baseline's too). ` +
         `Quotas on: the demo partner's quota is ${BENCH_QUOTA_LIMIT.toLocaleString('en-US')} requests per window (QUOTA_DEFAULT_LIMIT at first start), so no request is refused. ` +
         `The ${REMITTANCE_DONATIONS.toLocaleString('en-US')} donations of the remittance batch are created through POST /donations (those of the donations workload, topped up). One-shot rows give their measurement in the p50 column.`,
       '',
       table(rows),
       '',
-      cpuLine(run.results, run.base),
+      cpuLine(measured),
       '',
       'Targets:',
       targetsList(targets),
@@ -96,9 +146,12 @@ async function runWorkloads(context: RunContext) {
     nodeArgs: process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean),
   });
   const basePath = new URL(service.baseUrl).pathname.replace(/\/$/, '');
-  const results: Record<string, LoadResult> = {};
-  const base: Record<string, LoadResult> = {};
+  const results: Record<string, LoadResult[]> = {};
+  const base: Record<string, LoadResult[]> = {};
   let remittance: RemittanceResult | null = null;
+  let report: ReportResult | null = null;
+  let throughput: BatchThroughputResult | null = null;
+  let preparedReport: PreparedReport | null = null;
   let peakRssMb: number | null = null;
   let databaseVersion = 'unknown';
   const memory = () => {
@@ -107,23 +160,36 @@ async function runWorkloads(context: RunContext) {
   };
   const creds = service.credentials;
   const references: string[] = [];
-  const onService = (request: LoadSpec['request']): LoadSpec => ({ origin: service.origin, connections: CONNECTIONS, request });
+  const onService = (request: LoadSpec['request']): LoadSpec => ({
+    origin: service.origin,
+    connections: CONNECTIONS,
+    request,
+  });
   const runService = async (key: string, request: LoadSpec['request']) => {
     if (!wanted(key)) return;
     progress(`${key} (${memory()})`);
-    results[key] = await measure(onService(request), timing, service.pid);
-    progress(`  ${describe(results[key])}`);
+    const result = await measure(onService(request), timing, service.pid);
+    (results[key] ??= []).push(result);
+    progress(`  ${describe(result)}`);
   };
   const runBaseline = async (key: string, baseline: RunningBaseline, request: LoadSpec['request']) => {
     if (!wanted(key)) return;
-    base[key] = await measure({ origin: baseline.origin, connections: CONNECTIONS, request }, timing, baseline.pid);
-    progress(`  baseline: ${describe(base[key])}`);
+    const result = await measure({ origin: baseline.origin, connections: CONNECTIONS, request }, timing, baseline.pid);
+    (base[key] ??= []).push(result);
+    progress(`  baseline: ${describe(result)}`);
   };
-  const donationsBaseline = async () => {
-    const baseline = await startBaseline({ repoRoot, workDir, database, poolMax, bodies: { ping: null, fundraisers: null } });
+  const donationsBaseline = async (times: number) => {
+    const baseline = await startBaseline({
+      repoRoot,
+      workDir,
+      database,
+      poolMax,
+      bodies: { ping: null, fundraisers: null },
+    });
     databaseVersion = baseline.databaseVersion;
     try {
-      await runBaseline('donations', baseline, donationRequest(`${basePath}/donations`, null));
+      for (let i = 0; i < times; i += 1)
+        await runBaseline('donations', baseline, donationRequest(`${basePath}/donations`, null));
     } finally {
       await baseline.stop();
     }
@@ -136,83 +202,225 @@ async function runWorkloads(context: RunContext) {
     };
     const bare = await startBaseline({ repoRoot, workDir, database: null, poolMax, bodies });
     try {
-      await runService('ping', getRequest(pingPath(basePath), creds));
-      await runBaseline('ping', bare, getRequest(pingPath(basePath), null));
-      await runService('fundraisers', getRequest(fundraisersPath(basePath), creds));
-      await runBaseline('fundraisers', bare, getRequest(fundraisersPath(basePath), null));
+      for (let i = 0; i < RUNS; i += 1) {
+        await runService('ping', getRequest(pingPath(basePath), creds));
+        await runBaseline('ping', bare, getRequest(pingPath(basePath), null));
+      }
+      for (let i = 0; i < RUNS; i += 1) {
+        await runService('fundraisers', getRequest(fundraisersPath(basePath), creds));
+        await runBaseline('fundraisers', bare, getRequest(fundraisersPath(basePath), null));
+      }
     } finally {
       await bare.stop();
     }
-    await runService('accounts', getRequest(accountPath(basePath), creds));
-    await runService('donations', donationRequest(`${basePath}/donations`, creds, (id) => references.push(id)));
-    if (database.kind === 'postgres') await donationsBaseline();
-    await runService('mandates', mandateRequest(`${basePath}/mandates`, creds));
+    for (let i = 0; i < RUNS; i += 1) await runService('accounts', getRequest(accountPath(basePath), creds));
+    for (let i = 0; i < RUNS; i += 1) {
+      await runService(
+        'donations',
+        donationRequest(`${basePath}/donations`, creds, (id) => references.push(id)),
+      );
+      if (database.kind === 'postgres' && wanted('donations')) await donationsBaseline(1);
+    }
+    for (let i = 0; i < RUNS; i += 1) await runService('mandates', mandateRequest(`${basePath}/mandates`, creds));
     if (wanted('remittance')) {
       const missing = REMITTANCE_DONATIONS - references.length;
-      progress(`remittance: creating ${Math.max(0, missing)} more donations, then one batch of ${REMITTANCE_ENTRIES} entries`);
-      if (missing > 0) await send(onService(donationRequest(`${basePath}/donations`, creds, (id) => references.push(id))), missing);
+      progress(
+        `remittance: creating ${Math.max(0, missing)} more donations, then one batch of ${REMITTANCE_ENTRIES} entries`,
+      );
+      if (missing > 0)
+        await send(onService(donationRequest(`${basePath}/donations`, creds, (id) => references.push(id))), missing);
       progress(`remittance: posting the batch (${memory()})`);
       remittance = await postRemittanceBatch(service.baseUrl, creds, references);
+    }
+    if (wanted('batches')) {
+      progress(`batches: ${THROUGHPUT_BATCHES} batches of ${THROUGHPUT_ENTRIES} entries posted at once (${memory()})`);
+      throughput = await measureBatchThroughput(service.origin, service.baseUrl, creds);
+      progress(`  ${throughput.batchesPerSecond?.toFixed(0) ?? '?'} batches/s; ${throughput.detail}`);
+    }
+    if (wanted('report')) {
+      progress(`report: posting and reconciling a batch of ${REPORT_ENTRIES} entries (${memory()})`);
+      preparedReport = await prepareReport(service.baseUrl, creds);
     }
   } finally {
     progress(`stopping the service (${memory()})`);
     peakRssMb = await service.stop();
   }
-  if (database.kind === 'embedded') await donationsBaseline();
-  return { results, base, remittance, peakRssMb, databaseVersion };
+  if (preparedReport) report = await readReport(context, service.credentials, preparedReport);
+  if (database.kind === 'embedded' && wanted('donations')) await donationsBaseline(RUNS);
+  let accountImport: ImportResult | null = null;
+  if (wanted('import')) {
+    progress(`import: ${IMPORT_ROWS} account rows, three times (the first creates them)`);
+    accountImport = await measureImport(database);
+    progress(`  ${accountImport.error ?? accountImport.runsMs.map((ms) => `${Math.round(ms)} ms`).join(', ')}`);
+  }
+  return { results, base, remittance, report, throughput, peakRssMb, databaseVersion, accountImport };
+}
+
+/**
+ * The report is read from a service started afresh on the same database: the process that has just parsed and
+ * validated a 100,000-entry POST keeps the heap it grew for it, which says nothing about what reading costs.
+ */
+async function readReport(context: RunContext, credentials: Credentials, prepared: PreparedReport) {
+  const { repoRoot, workDir, database } = context;
+  progress('report: restarting the service, then reading the first page and the CSV');
+  const service = await startService({ repoRoot, workDir, database, credentials });
+  try {
+    const report = await measureReport(service.baseUrl, credentials, prepared, {
+      rssMb: () => service.memory().rssMb,
+      pid: service.pid,
+    });
+    progress(
+      `  ${report.error ?? 'ok'}; first page p50 ${report.firstPageP50Ms.toFixed(1)} ms; CSV ${Math.round(report.csvMs)} ms`,
+    );
+    return report;
+  } finally {
+    await service.stop();
+  }
 }
 
 async function fetchJson(url: string, credentials: Credentials): Promise<unknown> {
-  const response = await fetch(url, { headers: { 'x-correlation-id': crypto.randomUUID(), client_id: credentials.clientId, client_secret: credentials.clientSecret } });
+  const response = await fetch(url, {
+    headers: {
+      'x-correlation-id': crypto.randomUUID(),
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
+    },
+  });
   if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
   return response.json();
 }
 
 /** CPU time per request of the serving process (steadier than req/s when the machine is shared). */
-function cpuLine(service: Record<string, LoadResult>, base: Record<string, LoadResult>): string {
-  const us = (r: LoadResult | undefined) => (r?.cpuUsPerRequest == null ? undefined : `${Math.round(r.cpuUsPerRequest)}`);
-  const names: Record<string, string> = { ping: 'GET /ping', fundraisers: 'GET /fundraisers', accounts: 'GET /accounts/{id}', donations: 'POST /donations', mandates: 'POST /mandates' };
-  const parts = Object.entries(names).flatMap(([key, name]) => {
-    const own = us(service[key]);
+function cpuLine(measured: Measured): string {
+  const us = (r: LoadResult | undefined) =>
+    r?.cpuUsPerRequest == null ? undefined : `${Math.round(r.cpuUsPerRequest)}`;
+  const parts = Object.entries(WORKLOAD_NAMES).flatMap(([key, name]) => {
+    const own = us(measured.service[key]);
     if (own === undefined) return [];
-    const baseline = us(base[key]);
+    const baseline = us(measured.base[key]);
     return [`${name} ${own}${baseline === undefined ? '' : ` (baseline ${baseline})`}`];
   });
-  return `Server CPU per request, user + system, µs: ${parts.join('; ')}.`;
+  return `Server CPU per request (median run), user + system, µs: ${parts.join('; ')}.`;
+}
+
+const WORKLOAD_NAMES: Record<string, string> = {
+  ping: 'GET /ping',
+  fundraisers: 'GET /fundraisers',
+  accounts: 'GET /accounts/{id}',
+  donations: 'POST /donations',
+  mandates: 'POST /mandates (simulator)',
+};
+
+function summarise(results: Record<string, LoadResult[]>, base: Record<string, LoadResult[]>): Measured {
+  const medians = (all: Record<string, LoadResult[]>) =>
+    Object.fromEntries(Object.entries(all).map(([key, runs]) => [key, medianOf(runs)]));
+  const ratios = Object.fromEntries(
+    Object.keys(base)
+      .filter((key) => results[key])
+      .map((key) => [key, pairedRatio(results[key]!, base[key]!)]),
+  );
+  return { service: medians(results), base: medians(base), ratios };
 }
 
 function describe(result: LoadResult): string {
-  const cpu = result.cpuUsPerRequest === null ? '' : `, server CPU ${Math.round(result.cpuUsPerRequest)} µs per request`;
+  const cpu =
+    result.cpuUsPerRequest === null ? '' : `, server CPU ${Math.round(result.cpuUsPerRequest)} µs per request`;
   return `${Math.round(result.rps)} req/s, p99 ${result.p99} ms${cpu}`;
 }
 
-
-function buildRows(service: Record<string, LoadResult>, base: Record<string, LoadResult>, remittance: RemittanceResult | null, peakRssMb: number | null): Row[] {
-  const row = (workload: string, key: string): Row[] => {
-    const r = service[key];
-    return r ? [{ workload, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, baselineRps: base[key]?.rps }] : [];
-  };
-  const rows = [
-    ...row('GET /ping', 'ping'),
-    ...row('GET /fundraisers', 'fundraisers'),
-    ...row('GET /accounts/{id}', 'accounts'),
-    ...row('POST /donations', 'donations'),
-    ...row('POST /mandates (simulator)', 'mandates'),
-  ];
+function buildRows(measured: Measured, remittance: RemittanceResult | null, peakRssMb: number | null): Row[] {
+  const rows = Object.entries(WORKLOAD_NAMES).flatMap(([key, workload]): Row[] => {
+    const r = measured.service[key];
+    if (!r) return [];
+    const baseline = measured.base[key];
+    return [
+      {
+        workload,
+        rps: r.rps,
+        rpsRange: r.rpsRange,
+        p50: r.p50,
+        p99: r.p99,
+        errors: r.errors,
+        baselineRps: baseline?.rps,
+        baselineRange: baseline?.rpsRange,
+        ratio: measured.ratios[key],
+      },
+    ];
+  });
   if (remittance) {
     const batch = `remittance batch, ${REMITTANCE_ENTRIES.toLocaleString('en-US')} entries / ${REMITTANCE_DONATIONS.toLocaleString('en-US')} donations`;
-    rows.push({ workload: `${batch}: time to 202`, p50: `${Math.round(remittance.acceptedMs)} ms`, errors: remittance.reconciledMs === null ? remittance.errors : 0 });
+    rows.push({
+      workload: `${batch}: time to 202`,
+      p50: `${Math.round(remittance.acceptedMs)} ms`,
+      errors: remittance.reconciledMs === null ? remittance.errors : 0,
+    });
     rows.push({
       workload: `${batch}: time until reconciled`,
-      p50: remittance.reconciledMs === null
-        ? `not measured: ${remittance.finalStatus}`
-        : `${Math.round(remittance.reconciledMs)} ms (${remittance.finalStatus}; worker pick-up ${remittance.pickupMs ?? '?'} ms; ` +
-          `late by ≤ ${POLL_INTERVAL_MS} ms poll + ${Math.round(remittance.slowestPollMs)} ms read)`,
+      p50:
+        remittance.reconciledMs === null
+          ? `not measured: ${remittance.finalStatus}`
+          : `${Math.round(remittance.reconciledMs)} ms (${remittance.finalStatus}; worker pick-up ${remittance.pickupMs ?? '?'} ms; ` +
+            `late by ≤ ${POLL_INTERVAL_MS} ms poll + ${Math.round(remittance.slowestPollMs)} ms read)`,
       errors: remittance.reconciledMs === null ? undefined : remittance.errors,
     });
   }
-  rows.push({ workload: 'peak RSS of the service process (VmHWM)', p50: peakRssMb === null ? 'n/a' : `${Math.round(peakRssMb)} MB` });
+  rows.push({
+    workload: 'peak RSS of the service process (VmHWM)',
+    p50: peakRssMb === null ? 'n/a' : `${Math.round(peakRssMb)} MB`,
+  });
   return rows;
+}
+
+function throughputRows(result: BatchThroughputResult | null): Row[] {
+  if (!result) return [];
+  return [
+    {
+      workload: `${result.batches.toLocaleString('en-US')} batches of ${THROUGHPUT_ENTRIES} entries posted at once: time until the last completed`,
+      p50:
+        result.completedMs === null
+          ? `not measured: ${result.detail}`
+          : `${Math.round(result.completedMs)} ms (${result.batchesPerSecond!.toFixed(0)} batches/s; all posted after ${Math.round(result.postedMs)} ms)`,
+      errors: result.errors,
+    },
+  ];
+}
+
+function reportRows(report: ReportResult | null): Row[] {
+  if (!report) return [];
+  const batch = `report of a ${REPORT_ENTRIES.toLocaleString('en-US')}-entry batch`;
+  if (report.error) return [{ workload: batch, p50: `not measured: ${report.error}`, errors: 1 }];
+  const mb = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return [
+    {
+      workload: `${batch}: first page (1,000 entries, ${mb(report.firstPageBytes)}), p50 of 7`,
+      p50: `${report.firstPageP50Ms.toFixed(1)} ms (service CPU ${report.firstPageCpuMs === null ? '?' : report.firstPageCpuMs.toFixed(1)} ms per request)`,
+      errors: 0,
+    },
+    {
+      workload: `${batch}: whole CSV (${mb(report.csvBytes)}, ${report.csvLines.toLocaleString('en-US')} lines)`,
+      p50:
+        `${Math.round(report.csvMs)} ms (service CPU ${report.csvCpuMs === null ? '?' : Math.round(report.csvCpuMs)} ms; ` +
+        `RSS ${Math.round(report.csvRssAtStartMb)} MB at the start, ≤ ${Math.round(report.csvRssMb)} MB while sending)`,
+      errors: 0,
+    },
+    {
+      workload: `${batch}: posted then reconciled (for context)`,
+      p50: `${Math.round(report.postMs)} ms to 202, ${Math.round(report.reconcileMs)} ms to completed`,
+    },
+  ];
+}
+
+function importRows(result: ImportResult | null): Row[] {
+  if (!result) return [];
+  return [
+    {
+      workload: `account import, ${result.rows.toLocaleString('en-US')} CSV rows (first creates, then two updates)`,
+      p50: result.error
+        ? `not measured: ${result.error}`
+        : result.runsMs.map((ms) => `${Math.round(ms)} ms`).join(', '),
+      errors: result.error ? 1 : 0,
+    },
+  ];
 }
 
 main().catch((err) => {

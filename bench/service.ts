@@ -30,6 +30,8 @@ export interface ServiceOptions {
   cpuProfileDir?: string;
   /** More node flags for the service, for diagnosis (e.g. --trace-gc); never needed for the figures. */
   nodeArgs?: string[];
+  /** A restart on a database already seeded: the banner no longer shows secrets, so the caller passes them. */
+  credentials?: { clientId: string; clientSecret: string };
 }
 
 /**
@@ -41,7 +43,17 @@ export interface ServiceOptions {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { database } = options;
   // A pre-production environment: demo data (the bench partner) and the payment simulator exist only there.
-  const env: NodeJS.ProcessEnv = { ...process.env, APP_ENV: 'sit', PORT: '0', HOST: '127.0.0.1', QUOTA_DEFAULT_LIMIT: String(BENCH_QUOTA_LIMIT), SEED_DEMO_DATA: 'true' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    APP_ENV: 'sit',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    QUOTA_DEFAULT_LIMIT: String(BENCH_QUOTA_LIMIT),
+    SEED_DEMO_DATA: 'true',
+    // The report workload posts one batch of 100,000 entries (~9 MB): ten times the default limits.
+    MAX_REMITTANCE_ENTRIES: '100000',
+    BODY_LIMIT_BYTES: String(32 * 1024 * 1024),
+  };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
   if (database.kind === 'postgres') env.DATABASE_URL = database.url;
@@ -50,17 +62,23 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const child: Child = startChild('src/server.ts', {
     cwd: options.repoRoot,
     env,
-    logFile: join(options.workDir, 'service.log'),
-    nodeArgs: [...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...(options.nodeArgs ?? [])],
+    // A restart writes a log of its own: its banner must not be confused with the first run's.
+    logFile: join(options.workDir, options.credentials ? 'service-restarted.log' : 'service.log'),
+    nodeArgs: [
+      ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
+      ...(options.nodeArgs ?? []),
+    ],
   });
   const rss = new PeakRssSampler(child.pid);
   try {
     const [, baseUrl] = await child.waitFor(/Fundraiser partner API \(\w+\) on (\S+) /, 60_000);
-    const [, clientId, clientSecret] = await child.waitFor(/\[Storefront App\]\s+client_id=(\S+)\s+client_secret=(\S+)/, 5_000);
+    const [, clientId, clientSecret] = options.credentials
+      ? [null, options.credentials.clientId, options.credentials.clientSecret]
+      : await child.waitFor(/\[Storefront App\]\s+client_id=(\S+)\s+client_secret=(\S+)/, 5_000);
     return {
       origin: new URL(baseUrl!).origin,
       baseUrl: baseUrl!,
-      credentials: { clientId: clientId!, clientSecret: clientSecret! },
+      credentials: { clientId: clientId, clientSecret: clientSecret },
       pid: child.pid,
       memory: () => rss.now(),
       async stop() {

@@ -24,8 +24,10 @@ export function getRequest(path: string, credentials: Credentials | null): Reque
 }
 
 export const pingPath = (basePath: string) => `${basePath}/ping`;
-export const fundraisersPath = (basePath: string) => `${basePath}/fundraisers?channel=${encodeURIComponent(CHANNEL)}&id=${FUNDRAISER_ID}`;
-export const accountPath = (basePath: string) => `${basePath}/accounts/${FUNDRAISER_ID}?channel=${encodeURIComponent(CHANNEL)}`;
+export const fundraisersPath = (basePath: string) =>
+  `${basePath}/fundraisers?channel=${encodeURIComponent(CHANNEL)}&id=${FUNDRAISER_ID}`;
+export const accountPath = (basePath: string) =>
+  `${basePath}/accounts/${FUNDRAISER_ID}?channel=${encodeURIComponent(CHANNEL)}`;
 
 /**
  * A valid donation (the shape test/helpers/test-app.ts sends) with a fresh transaction.id, and a different donor
@@ -53,19 +55,26 @@ export function donationBody() {
  * POST /donations with a fresh correlation id and transaction id per request. `onReference` receives the
  * donationReferenceId of every donation recorded (the remittance workload reuses them).
  */
-export function donationRequest(path: string, credentials: Credentials | null, onReference?: (id: string) => void): Request {
+export function donationRequest(
+  path: string,
+  credentials: Credentials | null,
+  onReference?: (id: string) => void,
+): Request {
   return {
     method: 'POST',
     path,
     headers: { ...authHeaders(credentials), 'content-type': 'application/json' },
     setupRequest: (request) => ({ ...withCorrelationId(request), body: JSON.stringify(donationBody()) }),
-    ...(onReference ? { onResponse: (status: number, body: string) => collectReference(status, body, onReference) } : {}),
+    ...(onReference
+      ? { onResponse: (status: number, body: string) => collectReference(status, body, onReference) }
+      : {}),
   };
 }
 
 function collectReference(status: number, body: string, onReference: (id: string) => void): void {
   if (status !== 200) return;
-  const id = (JSON.parse(body) as { data?: { items?: { donationReferenceId?: string } } }).data?.items?.donationReferenceId;
+  const id = (JSON.parse(body) as { data?: { items?: { donationReferenceId?: string } } }).data?.items
+    ?.donationReferenceId;
   if (id) onReference(id);
 }
 
@@ -76,5 +85,11 @@ export function mandateRequest(path: string, credentials: Credentials): Request 
     fundraiser: { firstName: 'Sam', lastName: 'Treasurer', email: 'treasurer@example.org' },
     paymentMethod: 'Direct Debit',
   });
-  return { method: 'POST', path, headers: { ...authHeaders(credentials), 'content-type': 'application/json' }, body, setupRequest: withCorrelationId };
+  return {
+    method: 'POST',
+    path,
+    headers: { ...authHeaders(credentials), 'content-type': 'application/json' },
+    body,
+    setupRequest: withCorrelationId,
+  };
 }
