@@ -7,7 +7,7 @@ import type { DB } from '../infrastructure/db/schema.js';
 import { accountsOfDonationsNotEnrolled } from '../infrastructure/repositories/accounts.js';
 import { insertRemittanceBatch } from '../infrastructure/repositories/remittances.js';
 import { checkEnrolment } from './enrolment.js';
-import { idempotent } from './idempotency.js';
+import { idempotent, idempotencyScope } from './idempotency.js';
 import type { RequestContext } from './record-donation.js';
 
 /** Hook for what happens to a stored batch (reconciliation); called inside the storing transaction. */
@@ -37,27 +37,23 @@ export async function acceptRemittances(
     );
   }
   const hash = requestHash(request);
-  return idempotent(
-    db,
-    { partnerId: principal.partnerId, key: context.idempotencyKey, operation: 'POST /remittances', requestHash: hash },
-    async (trx) => {
-      const batchId = await insertRemittanceBatch(trx, {
-        partnerId: principal.partnerId,
-        environment: principal.environment,
-        channel: source.channel,
-        fundraiserId: source.fundraiserId,
-        accountId: enrolment.account.id,
-        requestHash: hash,
-        correlationId: context.correlationId,
-        entries: request.remittances.map((entry) => ({
-          bankReferenceId: entry.bankReferenceId,
-          // The schema's amount-aud format guarantees a positive amount with at most two decimals.
-          amountCents: numberToCents(entry.amount)!,
-          donationIds: entry.donationIds,
-        })),
-      });
-      if (onStored) await onStored(trx, batchId);
-      return { status: 202, items: { status: 'Request Accepted', batchId } };
-    },
-  );
+  return idempotent(db, idempotencyScope(context, 'POST /remittances', hash), async (trx) => {
+    const batchId = await insertRemittanceBatch(trx, {
+      partnerId: principal.partnerId,
+      environment: principal.environment,
+      channel: source.channel,
+      fundraiserId: source.fundraiserId,
+      accountId: enrolment.account.id,
+      requestHash: hash,
+      correlationId: context.correlationId,
+      entries: request.remittances.map((entry) => ({
+        bankReferenceId: entry.bankReferenceId,
+        // The schema's amount-aud format guarantees a positive amount with at most two decimals.
+        amountCents: numberToCents(entry.amount)!,
+        donationIds: entry.donationIds,
+      })),
+    });
+    if (onStored) await onStored(trx, batchId);
+    return { status: 202, items: { status: 'Request Accepted', batchId } };
+  });
 }

@@ -21,6 +21,15 @@ export interface IdempotencyScope {
   requestHash: string;
 }
 
+/** The scope of one partner request: whose it is, its Idempotency-Key (if sent), what it does and with what. */
+export function idempotencyScope(
+  context: { principal: { partnerId: string }; idempotencyKey: string | undefined },
+  operation: string,
+  requestHash: string,
+): IdempotencyScope {
+  return { partnerId: context.principal.partnerId, key: context.idempotencyKey, operation, requestHash };
+}
+
 /**
  * Runs `operation` in a transaction. With an Idempotency-Key, the key is claimed in that same transaction and the
  * response stored with it, so a retry (even a concurrent one: the database makes it wait on the key) replays the

@@ -13,7 +13,7 @@ import {
   updateMandateFromIntent,
 } from '../infrastructure/repositories/mandates.js';
 import { requireEnrolment, type EnrolmentCache } from './enrolment.js';
-import { idempotent, storedResponse } from './idempotency.js';
+import { idempotent, storedResponse, idempotencyScope } from './idempotency.js';
 import type { RequestContext } from './record-donation.js';
 import { recordEvent } from './webhooks/record-event.js';
 
@@ -36,12 +36,7 @@ export async function createMandate(
   const { principal } = context;
   const { account } = await requireEnrolment(db, enrolments, request.source.fundraiserId, request.source.channel);
   const hash = requestHash(request);
-  const scope = {
-    partnerId: principal.partnerId,
-    key: context.idempotencyKey,
-    operation: 'POST /mandates',
-    requestHash: hash,
-  };
+  const scope = idempotencyScope(context, 'POST /mandates', hash);
   // A retry of a finished request replays without another provider call; another body under the key is 409.
   const earlier = await storedResponse<MandateCreated>(db, scope);
   if (earlier) return earlier;

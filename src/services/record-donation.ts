@@ -9,7 +9,7 @@ import type { DB, NewDonation } from '../infrastructure/db/schema.js';
 import { insertDonationOnce, type StoredDonation } from '../infrastructure/repositories/donations.js';
 import type { DonationWriter } from './donation-group-commit.js';
 import { requireEnrolment, type EnrolmentCache } from './enrolment.js';
-import { idempotent } from './idempotency.js';
+import { idempotent, idempotencyScope } from './idempotency.js';
 
 export interface RequestContext {
   principal: Principal;
@@ -53,15 +53,8 @@ export async function recordDonation(deps: DonationDeps, request: DonationReques
   // own (shared with the donations arriving at the same moment, under group commit), and the unique index on the
   // natural key still decides between concurrent retries.
   if (context.idempotencyKey === undefined) return store((donation) => deps.donations.write(donation));
-  return idempotent(
-    db,
-    {
-      partnerId: context.principal.partnerId,
-      key: context.idempotencyKey,
-      operation: 'POST /donations',
-      requestHash: hash,
-    },
-    (trx) => store((donation) => insertDonationOnce(trx, donation)),
+  return idempotent(db, idempotencyScope(context, 'POST /donations', hash), (trx) =>
+    store((donation) => insertDonationOnce(trx, donation)),
   );
 }
 

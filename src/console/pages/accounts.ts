@@ -15,7 +15,7 @@ import {
 } from '../route-context.js';
 import { canChange, csrfField, dataTable, detailList, link, readOnlyNote } from '../views/components.js';
 import { aud } from '../views/format.js';
-import { page } from '../views/layout.js';
+import { sendPage } from '../views/layout.js';
 
 /** Fundraisers: search, one account with its products per channel, and the import with a dry-run preview. */
 export const accountsPages: ConsolePage = (app, deps) => {
@@ -43,14 +43,12 @@ export const accountsPages: ConsolePage = (app, deps) => {
     const links = html`<p>
       <a href="/console/audit?subject=${encodeURIComponent(account.member_number)}">Audit trail</a>
     </p>`;
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(
-        page(
-          { title: account.name, section: 'accounts', session: sessionOf(request) },
-          html`!${head}!${table}!${links}`,
-        ),
-      );
+    return sendPage(
+      reply,
+      200,
+      { title: account.name, section: 'accounts', session: sessionOf(request) },
+      html`!${head}!${table}!${links}`,
+    );
   });
 
   app.post('/accounts/import', async (request, reply) => {
@@ -134,15 +132,12 @@ async function searchPage(
         <p class="hint">Nothing is written until you confirm the preview. A file with any bad row is rejected whole.</p>
       </form>`
     : readOnlyNote('fundraisers');
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .send(
-      page(
-        { title: 'Fundraisers', section: 'accounts', session, notice },
-        html`!${extra}!${form}!${results}!${importForm}`,
-      ),
-    );
+  return sendPage(
+    reply,
+    status,
+    { title: 'Fundraisers', section: 'accounts', session, notice },
+    html`!${extra}!${form}!${results}!${importForm}`,
+  );
 }
 
 function previewPage(
@@ -183,7 +178,5 @@ function previewPage(
   const notice = summary.dryRun
     ? { kind: 'ok' as const, text: 'Preview only: nothing has been written yet.' }
     : { kind: 'ok' as const, text: `Imported ${summary.accounts.length} accounts.` };
-  return reply
-    .type('text/html; charset=utf-8')
-    .send(page({ title, section: 'accounts', session, notice }, html`!${counts}!${confirm}!${table}`));
+  return sendPage(reply, 200, { title, section: 'accounts', session, notice }, html`!${counts}!${confirm}!${table}`);
 }

@@ -3,7 +3,7 @@ import { AuditActions, listAudit } from '../../services/operators/audit.js';
 import { parseTimeRange } from '../../services/operators/time-range.js';
 import { operatorContext, param, sessionOf, type ConsolePage } from '../route-context.js';
 import { dataTable, selectField } from '../views/components.js';
-import { page } from '../views/layout.js';
+import { sendPage } from '../views/layout.js';
 
 /** The audit log shared by the CLI and the console, newest first, filtered by actor, action, subject and dates. */
 export const auditPage: ConsolePage = (app, deps) => {
@@ -47,8 +47,11 @@ export const auditPage: ConsolePage = (app, deps) => {
       ],
       { caption: 'Audit entries, newest first (at most 200)', empty: 'No entries match.' },
     );
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(page({ title: 'Audit log', section: 'audit', session: sessionOf(request) }, html`!${form}!${table}`));
+    return sendPage(
+      reply,
+      200,
+      { title: 'Audit log', section: 'audit', session: sessionOf(request) },
+      html`!${form}!${table}`,
+    );
   });
 };

@@ -25,7 +25,7 @@ import {
   type Notice,
 } from '../route-context.js';
 import { canChange, dataTable, detailList, readOnlyNote, selectField } from '../views/components.js';
-import { page } from '../views/layout.js';
+import { sendPage } from '../views/layout.js';
 
 /** Credentials: list, issue (the secret is shown once), rotate with an overlap, emergency rotation, revoke. */
 export const credentialsPages: ConsolePage = (app, deps) => {
@@ -123,10 +123,12 @@ async function listPage(
         <p><button type="submit">Issue a new pair</button></p>
       </form>`
     : readOnlyNote('credentials');
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .send(page({ title: 'Credentials', section: 'credentials', session, notice }, html`!${filter}!${table}!${issue}`));
+  return sendPage(
+    reply,
+    status,
+    { title: 'Credentials', section: 'credentials', session, notice },
+    html`!${filter}!${table}!${issue}`,
+  );
 }
 
 /** Rotation with an overlap, emergency rotation and revocation, one small form each (CSRF token in every one). */
@@ -185,7 +187,5 @@ function secretPage(
       >
     </p>
   </section>`;
-  return reply
-    .type('text/html; charset=utf-8')
-    .send(page({ title, section: 'credentials', session, notice: { kind: 'ok', text: title } }, body));
+  return sendPage(reply, 200, { title, section: 'credentials', session, notice: { kind: 'ok', text: title } }, body);
 }

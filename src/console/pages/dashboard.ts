@@ -8,7 +8,7 @@ import { operatorContext, sessionOf, type ConsolePage } from '../route-context.j
 import { stackedBarChart } from '../views/chart.js';
 import { dataTable, link } from '../views/components.js';
 import { aud } from '../views/format.js';
-import { page } from '../views/layout.js';
+import { sendPage } from '../views/layout.js';
 
 /** GET /console: donations per day, partners, batches being reconciled, recent exceptions, refused API calls. */
 export const dashboardPage: ConsolePage = (app, deps) => {
@@ -36,9 +36,7 @@ export const dashboardPage: ConsolePage = (app, deps) => {
         !${rejectionsTable(dashboard.rejections)}
       </section>
     </div>`;
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(page({ title: 'Dashboard', section: 'dashboard', session: sessionOf(request) }, body));
+    return sendPage(reply, 200, { title: 'Dashboard', section: 'dashboard', session: sessionOf(request) }, body);
   });
 };
 

@@ -13,7 +13,7 @@ import { statusOf } from './error-page.js';
 import { operatorContext, param, sessionOf, type ConsoleDeps, type ConsolePage } from '../route-context.js';
 import { dataTable, detailList, link, selectField } from '../views/components.js';
 import { aud } from '../views/format.js';
-import { page } from '../views/layout.js';
+import { sendPage } from '../views/layout.js';
 
 const LIMIT = 200;
 
@@ -44,18 +44,15 @@ const getDonations: ConsolePage = (app, deps) => {
       status = statusOf(err);
     }
     const partners = await listPartners(operatorContext(request, deps));
-    return reply
-      .code(status)
-      .type('text/html; charset=utf-8')
-      .send(
-        page(
-          { title: 'Donations', section: 'donations', session: sessionOf(request), notice },
-          html`!${searchForm(
-            request,
-            partners.map((p) => p.name),
-          )}!${results}`,
-        ),
-      );
+    return sendPage(
+      reply,
+      status,
+      { title: 'Donations', section: 'donations', session: sessionOf(request), notice },
+      html`!${searchForm(
+        request,
+        partners.map((p) => p.name),
+      )}!${results}`,
+    );
   });
 };
 
@@ -92,9 +89,12 @@ const getDonationsByReference: ConsolePage = (app, deps) => {
           : html`<p>Not settled by any remittance yet.</p>`
       }
       !${settlement ? html`<p>!${link(`/console/remittances/${settlement.batchId}`, 'Open the remittance batch')}</p>` : ''}`;
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(page({ title: `Donation ${d.referenceId}`, section: 'donations', session: sessionOf(request) }, body));
+    return sendPage(
+      reply,
+      200,
+      { title: `Donation ${d.referenceId}`, section: 'donations', session: sessionOf(request) },
+      body,
+    );
   });
 };
 

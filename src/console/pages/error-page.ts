@@ -7,21 +7,18 @@ import {
   NotFoundError,
   OperatorError,
 } from '../../services/operators/errors.js';
-import { page } from '../views/layout.js';
+import { sendPage } from '../views/layout.js';
 
 /** A page that says what went wrong, in the console's frame, with the status to match. */
 export function errorPage(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
   const title = status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : status >= 500 ? 'Error' : 'Refused';
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .send(
-      page(
-        { title, session: request.consoleSession },
-        html`<p class="notice error" role="alert">${message}</p>
-          <p><a href="/console">Back to the dashboard</a></p>`,
-      ),
-    );
+  return sendPage(
+    reply,
+    status,
+    { title, session: request.consoleSession },
+    html`<p class="notice error" role="alert">${message}</p>
+      <p><a href="/console">Back to the dashboard</a></p>`,
+  );
 }
 
 /** Operators' mistakes become their message with a 4xx; anything else a 500 page with no internals. */

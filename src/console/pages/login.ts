@@ -10,7 +10,7 @@ import {
   type ConsolePage,
   type ConsoleDeps,
 } from '../route-context.js';
-import { page } from '../views/layout.js';
+import { sendPage } from '../views/layout.js';
 
 /** Sign in and sign out. The sign-in form has its own CSRF token (a cookie matched by a form field). */
 export const loginPages: ConsolePage = (app, deps) => {
@@ -98,10 +98,7 @@ function loginForm(
     <p><button type="submit">Sign in</button></p>
     <p class="hint">Operator accounts are created with <code>fundraiser-admin operators create</code>.</p>
   </form>`;
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .send(page({ title: 'Sign in', notice }, body));
+  return sendPage(reply, status, { title: 'Sign in', notice }, body);
 }
 
 /** Only a console path: a crafted link must not send a freshly signed-in operator to another site. */

@@ -19,7 +19,7 @@ import {
   type Notice,
 } from '../route-context.js';
 import { canChange, csrfField, dataTable, detailList, link, readOnlyNote } from '../views/components.js';
-import { page } from '../views/layout.js';
+import { sendPage } from '../views/layout.js';
 
 /** Partners: the list, creation, and one partner's channels, quota and status. */
 export const partnersPages: ConsolePage = (app, deps) => {
@@ -110,10 +110,7 @@ async function listPage(
         <p><button type="submit">Create partner</button></p>
       </form>`
     : readOnlyNote('partners');
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .send(page({ title: 'Partners', section: 'partners', session, notice }, html`!${table}!${form}`));
+  return sendPage(reply, status, { title: 'Partners', section: 'partners', session, notice }, html`!${table}!${form}`);
 }
 
 const DONE: Record<string, string> = {
@@ -154,20 +151,17 @@ async function detailPage(
     <a href="/console/credentials?partner=${encodeURIComponent(partner.name)}">Credentials of ${partner.name}</a> ·
     <a href="/console/audit?subject=${encodeURIComponent(partner.id)}">Audit trail</a>
   </p>`;
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .send(
-      page(
-        {
-          title: partner.name,
-          section: 'partners',
-          session,
-          notice: notice ?? (done ? { kind: 'ok', text: done } : null),
-        },
-        html`!${summary}!${links}!${forms}`,
-      ),
-    );
+  return sendPage(
+    reply,
+    status,
+    {
+      title: partner.name,
+      section: 'partners',
+      session,
+      notice: notice ?? (done ? { kind: 'ok', text: done } : null),
+    },
+    html`!${summary}!${links}!${forms}`,
+  );
 }
 
 /** The forms an operator who may change partners sees: channels and quota, and suspend or reactivate. */

@@ -13,7 +13,7 @@ import { listPartners } from '../../services/operators/partners.js';
 import { operatorContext, param, sessionOf, type ConsolePage } from '../route-context.js';
 import { canChange, csrfField, dataTable, detailList, link, query, selectField } from '../views/components.js';
 import { aud } from '../views/format.js';
-import { page } from '../views/layout.js';
+import { sendPage } from '../views/layout.js';
 
 const EXPORT_LIMIT = 100_000;
 
@@ -53,11 +53,12 @@ const getRemittances: ConsolePage = (app, deps) => {
       ],
       { caption: 'Remittance batches, newest first', empty: 'No batches match.' },
     );
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(
-        page({ title: 'Remittances', section: 'remittances', session: sessionOf(request) }, html`!${filters}!${table}`),
-      );
+    return sendPage(
+      reply,
+      200,
+      { title: 'Remittances', section: 'remittances', session: sessionOf(request) },
+      html`!${filters}!${table}`,
+    );
   });
 };
 
@@ -80,9 +81,7 @@ const getRemittancesByBatchId: ConsolePage = (app, deps) => {
           </form>`
         : ''
     }`;
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(page({ title: `Batch ${batchId.slice(0, 8)}`, section: 'remittances', session }, body));
+    return sendPage(reply, 200, { title: `Batch ${batchId.slice(0, 8)}`, section: 'remittances', session }, body);
   });
 };
 

@@ -19,7 +19,7 @@ import {
   type Notice,
 } from '../route-context.js';
 import { canChange, csrfField, dataTable, detailList, link, readOnlyNote, selectField } from '../views/components.js';
-import { page } from '../views/layout.js';
+import { sendPage } from '../views/layout.js';
 
 type Endpoint = Awaited<ReturnType<typeof listWebhookEndpoints>>[number];
 type Delivery = Awaited<ReturnType<typeof listWebhookDeliveries>>[number];
@@ -64,9 +64,12 @@ const getWebhooks: ConsolePage = (app, deps) => {
       ],
       { caption: 'Webhook endpoints of every partner', empty: 'No endpoints match.' },
     );
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(page({ title: 'Webhooks', section: 'webhooks', session: sessionOf(request) }, html`!${filters}!${table}`));
+    return sendPage(
+      reply,
+      200,
+      { title: 'Webhooks', section: 'webhooks', session: sessionOf(request) },
+      html`!${filters}!${table}`,
+    );
   });
 };
 
@@ -182,8 +185,10 @@ const endpointPage = async (
   const body = html`!${endpointFacts(endpoint, id)}
   !${canChange(session) ? actions(id, endpoint, session) : readOnlyNote('webhook endpoints')}
   !${deliveryTable(deliveries)}`;
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .send(page({ title: `Webhook endpoint ${id.slice(0, 8)}`, section: 'webhooks', session, notice }, body));
+  return sendPage(
+    reply,
+    status,
+    { title: `Webhook endpoint ${id.slice(0, 8)}`, section: 'webhooks', session, notice },
+    body,
+  );
 };

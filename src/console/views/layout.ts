@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { html } from 'ghtml';
 import type { ConsoleSession } from '../../services/console/sessions.js';
 
@@ -29,7 +30,12 @@ const NAV: [Section, string, string][] = [
   ['audit', 'Audit log', '/console/audit'],
 ];
 
-export function page(options: PageOptions, body: string): string {
+/** Answers with a whole console page: the one place that sets a page's status and content type. */
+export function sendPage(reply: FastifyReply, status: number, options: PageOptions, body: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(page(options, body));
+}
+
+function page(options: PageOptions, body: string): string {
   const { session } = options;
   return html`<!doctype html>
     <html lang="en">

@@ -6,7 +6,7 @@ import type { DB } from '../../infrastructure/db/schema.js';
 import { listDeliveries } from '../../infrastructure/repositories/webhook-deliveries.js';
 import { replaceSecret } from '../../infrastructure/repositories/webhook-endpoints.js';
 import { newSigningSecret } from '../../infrastructure/webhooks/signer.js';
-import { idempotent } from '../idempotency.js';
+import { idempotent, idempotencyScope } from '../idempotency.js';
 import type { RequestContext } from '../record-donation.js';
 import { toDeliveryRecord, toEndpointRecord } from './endpoint-record.js';
 import { requireEndpoint, withSecret } from './endpoints.js';
@@ -22,12 +22,7 @@ export async function rotateSecret(db: Kysely<DB>, settings: WebhookSettings, co
   const { principal } = context;
   const result = await idempotent(
     db,
-    {
-      partnerId: principal.partnerId,
-      key: context.idempotencyKey,
-      operation: 'POST /webhook-endpoints/{id}/rotate-secret',
-      requestHash: requestHash({ id }),
-    },
+    idempotencyScope(context, 'POST /webhook-endpoints/{id}/rotate-secret', requestHash({ id })),
     async (trx) => {
       const row = await requireEndpoint(trx, principal, id);
       const at = new Date();
@@ -54,12 +49,7 @@ export async function sendTestEvent(db: Kysely<DB>, context: RequestContext, id:
   const { principal } = context;
   return idempotent(
     db,
-    {
-      partnerId: principal.partnerId,
-      key: context.idempotencyKey,
-      operation: 'POST /webhook-endpoints/{id}/test',
-      requestHash: requestHash({ id }),
-    },
+    idempotencyScope(context, 'POST /webhook-endpoints/{id}/test', requestHash({ id })),
     async (trx) => {
       const endpoint = await requireEndpoint(trx, principal, id);
       if (endpoint.status !== 'enabled')

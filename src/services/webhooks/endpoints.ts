@@ -15,7 +15,7 @@ import {
 } from '../../infrastructure/repositories/webhook-endpoints.js';
 import { refusedDestination, refusedUrl } from '../../infrastructure/webhooks/address-guard.js';
 import { newSigningSecret } from '../../infrastructure/webhooks/signer.js';
-import { idempotent } from '../idempotency.js';
+import { idempotent, idempotencyScope } from '../idempotency.js';
 import type { RequestContext } from '../record-donation.js';
 import { toEndpointRecord, type EndpointRecord } from './endpoint-record.js';
 import type { WebhookSettings } from './settings.js';
@@ -38,12 +38,7 @@ export async function createEndpoint(
   const { principal } = context;
   const result = await idempotent(
     db,
-    {
-      partnerId: principal.partnerId,
-      key: context.idempotencyKey,
-      operation: 'POST /webhook-endpoints',
-      requestHash: requestHash(request),
-    },
+    idempotencyScope(context, 'POST /webhook-endpoints', requestHash(request)),
     async (trx) => {
       const id = randomUUID();
       const secret = newSigningSecret();
