@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type {
   BankReferenceClaim,
   DonationFacts,
@@ -6,7 +6,7 @@ import type {
   EntryToReconcile,
   Outcome,
 } from '../../domain/reconciliation.js';
-import type { DB } from '../db/schema.js';
+import type { DB, RemittanceBatchesTable } from '../db/schema.js';
 import { lockReportForCompletion } from './report-snapshot.js';
 
 /**
@@ -64,42 +64,53 @@ export async function lockReconciliationKeys(
     await sql`select pg_advisory_xact_lock(hashtextextended(${partnerKey}, 0))`.execute(trx);
     return;
   }
-  await sql`select pg_advisory_xact_lock_shared(hashtextextended(${partnerKey}, 0))`.execute(trx);
   // Donation reference ids are unique across partners: a foreign donation named by two partners is one key.
   const names = [
     ...keys.bankReferenceIds.map((id) => `reconciliation-bank:${scope}:${id}`),
     ...keys.donationIds.map((id) => `reconciliation-donation:${id}`),
   ];
+  // One round trip: the uncorrelated subquery is an init plan, run once (the partner's shared lock) before the
+  // first key is locked, so the order above holds.
   await sql`
     select count(pg_advisory_xact_lock(k)) from (
       select distinct hashtextextended(n, 0) as k from unnest(${names}::text[]) as n order by k
-    ) as keys`.execute(trx);
+    ) as keys
+    where (select pg_advisory_xact_lock_shared(hashtextextended(${partnerKey}, 0))) is null`.execute(trx);
 }
 
-/** The batch's status, row-locked: a run that finds it completed has nothing to do. */
-export async function lockBatchStatus(trx: Kysely<DB>, batchId: string): Promise<string | undefined> {
-  const row = await trx
-    .selectFrom('remittance_batches')
-    .select('status')
-    .where('id', '=', batchId)
-    .forUpdate()
-    .executeTakeFirst();
-  return row?.status;
-}
-
-export async function loadEntries(trx: Kysely<DB>, batchId: string): Promise<EntryToReconcile[]> {
-  const rows = await trx
-    .selectFrom('remittance_entries')
-    .select(['position', 'bank_reference_id', 'amount_cents', 'donation_ids'])
-    .where('batch_id', '=', batchId)
-    .orderBy('position')
-    .execute();
-  return rows.map((r) => ({
-    position: r.position,
-    bankReferenceId: r.bank_reference_id,
-    amountCents: Number(r.amount_cents),
-    donationIds: r.donation_ids,
-  }));
+/**
+ * The batch's status, row-locked, and its entries (which never change once stored). Locking the row first makes a
+ * second run of the same batch (its job expired while the first worked) wait here, then find it completed. Only
+ * runs of this batch take this row, so taking it before the reconciliation keys cannot close a cycle.
+ */
+export async function lockBatchWithEntries(
+  trx: Kysely<DB>,
+  batchId: string,
+): Promise<{ status: string | undefined; entries: EntryToReconcile[] }> {
+  const { rows } = await sql<{
+    status: string;
+    position: number | null;
+    bank_reference_id: string | null;
+    amount_cents: string | number | null;
+    donation_ids: string[] | null;
+  }>`
+    with batch as (select status from remittance_batches where id = ${batchId}::uuid for update)
+    select batch.status, e.position, e.bank_reference_id, e.amount_cents, e.donation_ids
+    from batch left join remittance_entries e on e.batch_id = ${batchId}::uuid
+    order by e.position`.execute(trx);
+  const entries = rows.flatMap((r) =>
+    r.position === null
+      ? []
+      : [
+          {
+            position: r.position,
+            bankReferenceId: r.bank_reference_id!,
+            amountCents: Number(r.amount_cents),
+            donationIds: r.donation_ids!,
+          },
+        ],
+  );
+  return { status: rows[0]?.status, entries };
 }
 
 /*
@@ -115,16 +126,11 @@ export async function loadDonationFacts(
   referenceIds: string[],
 ): Promise<Map<string, DonationFacts>> {
   const donations = await trx
-    .selectFrom('donations')
-    .select(['id', 'reference_id', 'partner_id', 'environment', 'amount_cents'])
-    .where('reference_id', '=', sql<string>`any(${referenceIds}::text[])`)
+    .selectFrom('donations as d')
+    .leftJoin('donation_settlements as s', 's.donation_reference_id', 'd.reference_id')
+    .select(['d.id', 'd.reference_id', 'd.partner_id', 'd.environment', 'd.amount_cents', 's.bank_reference_id'])
+    .where('d.reference_id', '=', sql<string>`any(${referenceIds}::text[])`)
     .execute();
-  const settlements = await trx
-    .selectFrom('donation_settlements')
-    .select(['donation_reference_id', 'bank_reference_id'])
-    .where('donation_reference_id', '=', sql<string>`any(${referenceIds}::text[])`)
-    .execute();
-  const settledBy = new Map(settlements.map((s) => [s.donation_reference_id, s.bank_reference_id]));
   return new Map(
     donations.map((d) => [
       d.reference_id,
@@ -133,7 +139,7 @@ export async function loadDonationFacts(
         referenceId: d.reference_id,
         own: d.partner_id === batch.partnerId && d.environment === batch.environment,
         amountCents: d.amount_cents === null ? null : Number(d.amount_cents),
-        settledBy: settledBy.get(d.reference_id) ?? null,
+        settledBy: d.bank_reference_id,
       },
     ]),
   );
@@ -168,7 +174,7 @@ export async function loadClaims(
 
 /**
  * Writes the decisions: bank references claimed, donations settled, each entry's outcome, the batch's status and
- * counts. Four statements. The primary keys of the claim and settlement tables reject a second settlement even if
+ * counts (returned). Five statements with the report's lock. The primary keys of the claim and settlement tables reject a second settlement even if
  * the rules were bypassed, failing the whole transaction (the job is retried and decides again).
  */
 export async function saveResults(
@@ -176,7 +182,7 @@ export async function saveResults(
   batch: BatchToReconcile,
   results: readonly EntryResult[],
   summary: { status: string; counts: Record<Outcome, number>; exceptions: number },
-) {
+): Promise<CompletedBatch> {
   const claims = results.flatMap((r) =>
     r.claim ? [{ b: r.claim.bankReferenceId, p: r.position, a: r.claim.amountCents, d: r.claim.donationIds }] : [],
   );
@@ -214,7 +220,7 @@ export async function saveResults(
   // Last: completed_at is the clock at the final write (now() would be this transaction's start), and readers of
   // the report wait for the commit from here on (report-snapshot.ts).
   await lockReportForCompletion(trx, batch.id);
-  await trx
+  return trx
     .updateTable('remittance_batches')
     .set({
       status: summary.status,
@@ -223,5 +229,20 @@ export async function saveResults(
       completed_at: sql`clock_timestamp()`,
     })
     .where('id', '=', batch.id)
-    .execute();
+    .returning(COMPLETED_BATCH_COLUMNS)
+    .executeTakeFirstOrThrow();
 }
+
+/** What `remittance.completed` says of the batch, returned by its final write (no read after it). */
+const COMPLETED_BATCH_COLUMNS = [
+  'id',
+  'partner_id',
+  'environment',
+  'status',
+  'channel',
+  'fundraiser_id',
+  'total_cents',
+  'created_at',
+  'completed_at',
+] as const;
+export type CompletedBatch = Pick<Selectable<RemittanceBatchesTable>, (typeof COMPLETED_BATCH_COLUMNS)[number]>;

@@ -8,40 +8,29 @@ import type { Owner } from './webhook-endpoints.js';
 export type EventRow = Selectable<WebhookEventsTable>;
 
 /**
- * The partner's next sequence number. The counter's row stays locked until the transaction ends, so a partner's
- * events get their numbers in commit order and without gaps (a rolled-back transaction gives its number back).
+ * Inserts the event with the partner's next sequence number, in one statement. The counter's row stays locked until
+ * the transaction ends, so a partner's events get their numbers in commit order and without gaps (a rolled-back
+ * transaction gives its number back). Call it as late in the transaction as possible: every other event of the
+ * partner waits on that row until this transaction commits.
  */
-export async function nextSequence(trx: Kysely<DB>, owner: Owner): Promise<number> {
-  const row = await trx
-    .insertInto('webhook_event_sequences')
-    .values({ partner_id: owner.partnerId, environment: owner.environment, last_sequence: 1 })
-    .onConflict((oc) =>
-      oc
-        .columns(['partner_id', 'environment'])
-        .doUpdateSet({ last_sequence: sql`webhook_event_sequences.last_sequence + 1` }),
-    )
-    .returning('last_sequence')
-    .executeTakeFirstOrThrow();
-  return Number(row.last_sequence);
-}
-
-export async function insertEvent(
+export async function insertEventInSequence(
   trx: Kysely<DB>,
-  event: { id: string; owner: Owner; sequence: number; type: string; data: unknown; createdAt: Date },
+  event: { id: string; owner: Owner; type: string; data: unknown; createdAt: Date },
 ): Promise<EventRow> {
-  return trx
-    .insertInto('webhook_events')
-    .values({
-      id: event.id,
-      partner_id: event.owner.partnerId,
-      environment: event.owner.environment,
-      sequence: event.sequence,
-      type: event.type,
-      data: JSON.stringify(event.data),
-      created_at: event.createdAt,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const { partnerId, environment } = event.owner;
+  const { rows } = await sql<EventRow>`
+    with next as (
+      insert into webhook_event_sequences as s (partner_id, environment, last_sequence)
+      values (${partnerId}::uuid, ${environment}::text, 1)
+      on conflict (partner_id, environment) do update set last_sequence = s.last_sequence + 1
+      returning last_sequence
+    )
+    insert into webhook_events (id, partner_id, environment, sequence, type, data, created_at)
+    select ${event.id}::text, ${partnerId}::uuid, ${environment}::text, next.last_sequence, ${event.type}::text,
+           ${JSON.stringify(event.data)}::jsonb, ${event.createdAt}::timestamptz
+    from next
+    returning *`.execute(trx);
+  return rows[0]!;
 }
 
 export async function findEvent(db: Kysely<DB>, id: string, owner?: Owner): Promise<EventRow | undefined> {

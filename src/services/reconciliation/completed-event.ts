@@ -8,7 +8,7 @@ import {
   type Outcome,
 } from '../../domain/reconciliation.js';
 import type { DB } from '../../infrastructure/db/schema.js';
-import { findBatch } from '../../infrastructure/repositories/remittance-reports.js';
+import type { CompletedBatch } from '../../infrastructure/repositories/reconciliation.js';
 import { recordEvent } from '../webhooks/record-event.js';
 
 /**
@@ -17,13 +17,12 @@ import { recordEvent } from '../webhooks/record-event.js';
  */
 export async function recordRemittanceCompleted(
   trx: Kysely<DB>,
-  batchId: string,
+  batch: CompletedBatch,
   entries: readonly EntryToReconcile[],
   results: readonly EntryResult[],
   apiBaseUrl: string,
 ): Promise<void> {
-  const batch = await findBatch(trx, batchId);
-  if (!batch) throw new Error(`batch ${batchId} vanished while completing`);
+  const batchId = batch.id;
   const amountOf = new Map(entries.map((e) => [e.position, e.amountCents]));
   const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   const cents = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;

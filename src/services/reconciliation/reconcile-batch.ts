@@ -10,8 +10,7 @@ import type { DB } from '../../infrastructure/db/schema.js';
 import {
   loadClaims,
   loadDonationFacts,
-  loadEntries,
-  lockBatchStatus,
+  lockBatchWithEntries,
   lockReconciliationKeys,
   saveResults,
   startProcessing,
@@ -45,13 +44,12 @@ export async function reconcileBatch(
   await checkpoint?.('processing', batchId);
 
   const result = await db.transaction().execute(async (trx) => {
-    // Entries never change once stored: read them first, to know which donations and references to lock.
-    const entries = await loadEntries(trx, batchId);
+    // A run whose job expired while it worked may have been retried; whichever gets here second finds it done.
+    const { status: current, entries } = await lockBatchWithEntries(trx, batchId);
+    if (current !== 'processing') return null;
     const donationIds = [...new Set(entries.flatMap((e) => e.donationIds))];
     const bankReferenceIds = [...new Set(entries.map((e) => e.bankReferenceId))];
     await lockReconciliationKeys(trx, batch, { bankReferenceIds, donationIds });
-    // A run whose job expired while it worked may have been retried; whichever gets here second finds it done.
-    if ((await lockBatchStatus(trx, batchId)) !== 'processing') return null;
     // Read after the locks: under READ COMMITTED each statement sees what the batches before us committed.
     const donations = await loadDonationFacts(trx, batch, donationIds);
     const claims = await loadClaims(trx, batch, bankReferenceIds);
@@ -59,8 +57,8 @@ export async function reconcileBatch(
     const counts = countOutcomes(results);
     const exceptions = results.filter((r) => isException(r.outcome)).length;
     const status = completedStatus(exceptions);
-    await saveResults(trx, batch, results, { status, counts, exceptions });
-    await recordRemittanceCompleted(trx, batchId, entries, results, apiBaseUrl);
+    const completed = await saveResults(trx, batch, results, { status, counts, exceptions });
+    await recordRemittanceCompleted(trx, completed, entries, results, apiBaseUrl);
     await checkpoint?.('decided', batchId);
     return { status, counts, exceptions };
   });

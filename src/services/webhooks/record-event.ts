@@ -6,7 +6,7 @@ import type { DB } from '../../infrastructure/db/schema.js';
 import { enqueueJob, webhookDeliveryJob } from '../jobs/definitions.js';
 import { insertDelivery } from '../../infrastructure/repositories/webhook-deliveries.js';
 import { subscribedEndpointIds, type Owner } from '../../infrastructure/repositories/webhook-endpoints.js';
-import { insertEvent, nextSequence, type EventRow } from '../../infrastructure/repositories/webhook-events.js';
+import { insertEventInSequence, type EventRow } from '../../infrastructure/repositories/webhook-events.js';
 
 /**
  * Records an event in the transaction of the state change that causes it (the outbox): the event, its sequence
@@ -21,9 +21,9 @@ export async function recordEvent(
   data: unknown,
   at: Date = new Date(),
 ): Promise<EventRow> {
-  const sequence = await nextSequence(trx, owner);
-  const event = await insertEvent(trx, { id: `evt_${randomBase32(26)}`, owner, sequence, type, data, createdAt: at });
+  // The endpoints first: the event's insert takes the partner's sequence row, held until commit (see there).
   const endpointIds = type === 'webhook.test' ? [] : await subscribedEndpointIds(trx, owner, type);
+  const event = await insertEventInSequence(trx, { id: `evt_${randomBase32(26)}`, owner, type, data, createdAt: at });
   for (const endpointId of endpointIds) await scheduleDelivery(trx, { eventId: event.id, endpointId, at });
   return event;
 }
