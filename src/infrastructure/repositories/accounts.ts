@@ -135,14 +135,20 @@ export async function accountsOfDonationsNotEnrolled(
   channel: string,
 ): Promise<string[]> {
   if (donationReferenceIds.length === 0) return [];
+  // One probe of the reference's unique index per id, in a LATERAL subquery that LIMIT 1 keeps from being flattened:
+  // given `any(ids)` and the partner, PostgreSQL 15 on stale statistics intersected the ids with a bitmap of all of
+  // the partner's donations, a cost that grows with every donation the partner ever made (repositories/reconciliation.ts).
   const rows = await sql<{ member_number: string }>`
     select distinct a.member_number
-    from donations d
+    from unnest(${donationReferenceIds}::text[]) as k(reference_id)
+    cross join lateral (
+      select d.account_id from donations d
+      where d.reference_id = k.reference_id and d.partner_id = ${scope.partnerId} and d.environment = ${scope.environment}
+      limit 1
+    ) as d
     join accounts a on a.id = d.account_id
     left join products p on p.account_id = a.id and p.channel = ${channel}
-    where d.reference_id = any(${donationReferenceIds}::text[])
-      and d.partner_id = ${scope.partnerId} and d.environment = ${scope.environment}
-      and p.status is distinct from 'Activated'
+    where p.status is distinct from 'Activated'
     order by a.member_number`.execute(db);
   return rows.rows.map((row) => row.member_number);
 }

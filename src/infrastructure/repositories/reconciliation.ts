@@ -114,9 +114,13 @@ export async function lockBatchWithEntries(
 }
 
 /*
- * The look-ups below take the batch's ids as one array parameter (`= any(...)`) rather than joining the batch's
- * entries: they then probe unique indexes whatever the planner believes. A join planned on stale statistics (a
- * table just filled by a large batch, not analysed yet) turned a 10,000-entry replay into a 10,000 × 10,000 loop.
+ * The look-ups below take the batch's ids as one array parameter rather than joining the batch's entries, so that
+ * they probe unique indexes whatever the planner believes: a join planned on stale statistics (a table just filled
+ * by a large batch, not analysed yet) turned a 10,000-entry replay into a 10,000 × 10,000 loop. Where the unique
+ * key has a partner prefix, `col = any(ids)` is not enough either: PostgreSQL 15 costs it as one index descent per
+ * id and, believing the partner has a handful of rows, scanned all of the partner's rows with `any` as a filter
+ * (5 ms per batch after 40,000 references, growing without end). There each id gets its own probe in a LATERAL
+ * subquery, which LIMIT 1 keeps from being flattened into a join the planner could reorder.
  */
 
 /** Every donation the batch names, whoever owns it, with its settlement if any. Unknown ids are simply absent. */
@@ -151,13 +155,22 @@ export async function loadClaims(
   batch: BatchToReconcile,
   bankReferenceIds: string[],
 ): Promise<Map<string, BankReferenceClaim>> {
-  const rows = await trx
-    .selectFrom('remittance_bank_references')
-    .select(['bank_reference_id', 'amount_cents', 'donation_ids', 'batch_id', 'position'])
-    .where('partner_id', '=', batch.partnerId)
-    .where('environment', '=', batch.environment)
-    .where('bank_reference_id', '=', sql<string>`any(${bankReferenceIds}::text[])`)
-    .execute();
+  // One unique-index probe per reference (see above): the partner's references only grow.
+  const { rows } = await sql<{
+    bank_reference_id: string;
+    amount_cents: string | number;
+    donation_ids: string[];
+    batch_id: string;
+    position: number;
+  }>`
+    select c.bank_reference_id, c.amount_cents, c.donation_ids, c.batch_id, c.position
+    from unnest(${bankReferenceIds}::text[]) as k(id)
+    cross join lateral (
+      select * from remittance_bank_references r
+      where r.partner_id = ${batch.partnerId}::uuid and r.environment = ${batch.environment}
+        and r.bank_reference_id = k.id
+      limit 1
+    ) as c`.execute(trx);
   return new Map(
     rows.map((r) => [
       r.bank_reference_id,
@@ -174,8 +187,9 @@ export async function loadClaims(
 
 /**
  * Writes the decisions: bank references claimed, donations settled, each entry's outcome, the batch's status and
- * counts (returned). Five statements with the report's lock. The primary keys of the claim and settlement tables reject a second settlement even if
- * the rules were bypassed, failing the whole transaction (the job is retried and decides again).
+ * counts (returned). Five statements with the report's lock. The primary keys of the claim and settlement tables
+ * reject a second settlement even if the rules were bypassed, failing the whole transaction (the job is retried
+ * and decides again).
  */
 export async function saveResults(
   trx: Kysely<DB>,
