@@ -5,7 +5,10 @@
  * size. Run by the bench as a child process (its own event loop, like the service), never in production.
  *
  * Environment: BASELINE_DATABASE_URL or BASELINE_DATA_DIR (neither: no database, GET routes only),
- * BASELINE_POOL_MAX, BASELINE_PING_BODY and BASELINE_FUNDRAISERS_BODY (JSON captured from the service).
+ * BASELINE_POOL_MAX, BASELINE_PING_BODY and BASELINE_FUNDRAISERS_BODY (JSON captured from the service),
+ * BASELINE_HEADERS (the headers of the service's answer, as [name, value] pairs: protective, quota and content
+ * headers). Every answer carries those same headers, so that both servers write the same bytes and the ratio
+ * measures what the service does, not how many headers the security baseline (docs/security.md) asks for.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -48,6 +51,7 @@ async function main() {
   const pingBody = (JSON.parse(process.env.BASELINE_PING_BODY ?? '{}') ?? {}) as Record<string, unknown>;
   const fundraisersBody = (JSON.parse(process.env.BASELINE_FUNDRAISERS_BODY ?? '{}') ?? {}) as Record<string, unknown>;
 
+  let failureLogged = false;
   const server = createServer((req, res) => {
     const correlationId = String(req.headers['x-correlation-id'] ?? '');
     const path = req.url?.split('?')[0] ?? '';
@@ -65,7 +69,11 @@ async function main() {
             data: { items: { donationReferenceId: referenceId } },
           }),
         )
-        .catch((err: Error) => reply(res, correlationId, { error: err.message }, 500));
+        .catch((err: Error) => {
+          if (!failureLogged) process.stderr.write(`baseline: first failed insert: ${err.message}\n`);
+          failureLogged = true;
+          reply(res, correlationId, { error: err.message }, 500);
+        });
     }
     reply(res, correlationId, { error: 'not found' }, 404);
   });
@@ -129,10 +137,15 @@ function withCorrelation(template: Record<string, unknown>, correlationId: strin
   return 'correlationId' in template ? { ...template, correlationId } : template;
 }
 
+const answerHeaders: Record<string, string> = {
+  'content-type': 'application/json; charset=utf-8',
+  ...Object.fromEntries(JSON.parse(process.env.BASELINE_HEADERS ?? '[]') as [string, string][]),
+};
+
 function reply(res: ServerResponse, correlationId: string, body: unknown, status = 200): void {
   const json = JSON.stringify(body);
   res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
+    ...answerHeaders,
     'content-length': Buffer.byteLength(json),
     'x-correlation-id': correlationId,
   });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 
 export interface ChildOptions {
   cwd: string;
@@ -23,6 +23,9 @@ export interface Child {
  * is the process that serves (no wrapper process between), which is what the RSS sampler and --cpu-prof need.
  */
 export function startChild(script: string, options: ChildOptions): Child {
+  // The log is appended to (a workload may start the same child several times): only what this child writes counts,
+  // or waitFor would match the banner of an earlier, stopped child and hand back its port.
+  const startOffset = existsSync(options.logFile) ? statSync(options.logFile).size : 0;
   const fd = openSync(options.logFile, 'a');
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
     cwd: options.cwd,
@@ -38,7 +41,7 @@ export function startChild(script: string, options: ChildOptions): Child {
       resolve();
     });
   });
-  const output = () => readFileSync(options.logFile, 'utf8');
+  const output = () => readFileSync(options.logFile).subarray(startOffset).toString('utf8');
 
   return {
     pid: child.pid,
