@@ -21,6 +21,8 @@ export async function startBaseline(options: {
   database: BenchDatabase | null;
   poolMax: number;
   bodies: { ping: unknown; fundraisers: unknown };
+  /** The headers the service's answers carry (protective, quota, content type): the baseline sends them too. */
+  headers: [string, string][];
 }): Promise<RunningBaseline> {
   const { database } = options;
   const env: NodeJS.ProcessEnv = {
@@ -28,6 +30,7 @@ export async function startBaseline(options: {
     BASELINE_POOL_MAX: String(options.poolMax),
     BASELINE_PING_BODY: JSON.stringify(options.bodies.ping),
     BASELINE_FUNDRAISERS_BODY: JSON.stringify(options.bodies.fundraisers),
+    BASELINE_HEADERS: JSON.stringify(options.headers),
   };
   if (database?.kind === 'postgres') env.BASELINE_DATABASE_URL = database.url;
   if (database?.kind === 'embedded') env.BASELINE_DATA_DIR = database.dataDir;

@@ -154,6 +154,7 @@ async function runWorkloads(context: RunContext) {
   let preparedReport: PreparedReport | null = null;
   let peakRssMb: number | null = null;
   let databaseVersion = 'unknown';
+  let answerHeaders: [string, string][] = [];
   const memory = () => {
     const { rssMb, peakMb } = service.memory();
     return `service RSS ${Math.round(rssMb)} MB, peak ${Math.round(peakMb)} MB`;
@@ -185,6 +186,7 @@ async function runWorkloads(context: RunContext) {
       database,
       poolMax,
       bodies: { ping: null, fundraisers: null },
+      headers: answerHeaders,
     });
     databaseVersion = baseline.databaseVersion;
     try {
@@ -196,11 +198,11 @@ async function runWorkloads(context: RunContext) {
   };
 
   try {
-    const bodies = {
-      ping: await fetchJson(`${service.origin}${pingPath(basePath)}`, creds),
-      fundraisers: await fetchJson(`${service.origin}${fundraisersPath(basePath)}`, creds),
-    };
-    const bare = await startBaseline({ repoRoot, workDir, database: null, poolMax, bodies });
+    const ping = await fetchAnswer(`${service.origin}${pingPath(basePath)}`, creds);
+    const fundraisers = await fetchAnswer(`${service.origin}${fundraisersPath(basePath)}`, creds);
+    answerHeaders = ping.headers;
+    const bodies = { ping: ping.body, fundraisers: fundraisers.body };
+    const bare = await startBaseline({ repoRoot, workDir, database: null, poolMax, bodies, headers: answerHeaders });
     try {
       for (let i = 0; i < RUNS; i += 1) {
         await runService('ping', getRequest(pingPath(basePath), creds));
@@ -278,7 +280,11 @@ async function readReport(context: RunContext, credentials: Credentials, prepare
   }
 }
 
-async function fetchJson(url: string, credentials: Credentials): Promise<unknown> {
+/** A GET of the service: its JSON body and the headers every answer carries, for the baseline to send the same. */
+async function fetchAnswer(
+  url: string,
+  credentials: Credentials,
+): Promise<{ body: unknown; headers: [string, string][] }> {
   const response = await fetch(url, {
     headers: {
       'x-correlation-id': crypto.randomUUID(),
@@ -287,7 +293,17 @@ async function fetchJson(url: string, credentials: Credentials): Promise<unknown
     },
   });
   if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
-  return response.json();
+  // The protective, quota and content headers; node:http writes its own framing headers.
+  const framing = new Set([
+    'date',
+    'connection',
+    'keep-alive',
+    'content-length',
+    'transfer-encoding',
+    'x-correlation-id',
+  ]);
+  const headers = [...response.headers].filter(([name]) => !framing.has(name));
+  return { body: await response.json(), headers };
 }
 
 /** CPU time per request of the serving process (steadier than req/s when the machine is shared). */
