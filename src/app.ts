@@ -17,7 +17,7 @@ import { addRejections } from './infrastructure/repositories/console-dashboard.j
 import { registerQueueGauges } from './services/queues/queue-gauges.js';
 import { registerConsole } from './console/register.js';
 import { AccessLog } from './http/access-log.js';
-import { bindRequestLog, createLogger } from './http/logging.js';
+import { bindRequestLog, createLogger, requestLoggerFactory } from './http/logging.js';
 import { corsAllowedOrigins, hstsEnabled } from './config-security.js';
 import { protectiveHeaders, securityHeadersPlugin } from './http/plugins/security-headers.js';
 import { authenticatePlugin } from './http/plugins/authenticate.js';
@@ -97,6 +97,7 @@ function createFastify(deps: AppDeps): App {
       return value && customFormats.uuid(value) ? value : randomUUID();
     },
     logController: accessLog,
+    childLoggerFactory: requestLoggerFactory,
     ajv: {
       customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, formats: customFormats },
       onCreate: configureValidator(customFormats),
@@ -197,7 +198,9 @@ async function registerPlugins(
 ) {
   const { config, database } = deps;
   const hsts = hstsEnabled(config);
-  // First of all hooks, so that every response carries the protective headers, even one an early hook refuses.
+  // The request's logger, then the protective headers: first of all hooks, so that every response carries them,
+  // even one an early hook refuses.
+  bindRequestLog(app);
   await app.register(securityHeadersPlugin, { hsts, corsAllowedOrigins: corsAllowedOrigins(config) });
   app.addSchema(ErrorEnvelope);
   const allowedMethods = routeTable(app, config);
@@ -209,7 +212,6 @@ async function registerPlugins(
     requireBasic: config.REQUIRE_BASIC_AUTH,
     throttle: authThrottle(config, database, app.log),
   });
-  bindRequestLog(app);
   await app.register(channelAccessPlugin, { channels: new ChannelDirectory(() => listChannels(database.db)) });
   await app.register(quotaPlugin, { store: quotaStore.store });
   await app.register(openApiPlugin, { config });

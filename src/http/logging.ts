@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import pino, { type DestinationStream, type LoggerOptions } from 'pino';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import pino, { type Bindings, type DestinationStream, type LoggerOptions } from 'pino';
+import { RequestLogger } from './request-logger.js';
 
 /**
  * Secrets and donor contact details never reach the logs, whatever object a log line carries. The serializers
@@ -100,14 +101,17 @@ export function createLogger(level: string, destination?: DestinationStream): pi
 }
 
 /**
- * Once the caller is known, every line the request logs (the error handler's, a service's) names the partner and
- * the correlation id the partner sees in the envelope. Registered after authentication.
+ * Fastify's per-request logger: a RequestLogger (./request-logger.ts), which makes its pino child on the request's
+ * first line rather than on every request.
  */
+export function requestLoggerFactory(logger: FastifyBaseLogger, bindings: Bindings): FastifyBaseLogger {
+  return new RequestLogger(logger, String(bindings.reqId));
+}
+
+/** Gives the request's logger the request, whose correlation id and partner its lines name. First of the hooks. */
 export function bindRequestLog(app: FastifyInstance) {
-  app.addHook('onRequest', async (request) => {
-    request.log = request.log.child({
-      correlationId: request.correlationId,
-      ...(request.principal ? { partnerId: request.principal.partnerId } : {}),
-    });
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.log instanceof RequestLogger) request.log.request = request;
+    done();
   });
 }
