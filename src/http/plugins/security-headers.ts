@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
-import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
@@ -43,7 +42,7 @@ function htmlPagePolicy(styleHashes: readonly string[] = []): string {
  * Helmet configured for an API: its defaults, DENY framing, no referrer, HSTS by setting. The content security
  * policy is ours (above), set when the response's type is known.
  */
-function helmetOptions(hsts: boolean): FastifyHelmetOptions {
+function helmetOptions(hsts: boolean): Parameters<typeof helmet>[0] {
   return {
     contentSecurityPolicy: false,
     frameguard: { action: 'deny' },
@@ -63,11 +62,20 @@ export function protectiveHeaders(hsts: boolean): [string, string][] {
     setHeader: (name: string, value: string) => headers.set(name.toLowerCase(), String(value)),
     removeHeader: (name: string) => headers.delete(name.toLowerCase()),
   } as unknown as ServerResponse;
-  // The same options as the plugin's (helmet's ESM and CommonJS typings differ only in name).
-  helmet(helmetOptions(hsts) as Parameters<typeof helmet>[0])({} as IncomingMessage, response, () => undefined);
+  helmet(helmetOptions(hsts))({} as IncomingMessage, response, () => undefined);
   headers.set('content-security-policy', API_POLICY);
   headers.set('cache-control', 'no-store');
   return [...headers];
+}
+
+/**
+ * Helmet's headers (nosniff, DENY framing, no referrer, HSTS by setting), computed once by helmet itself and set
+ * with one call per request: running helmet's dozen middlewares on every request cost ~6% of GET /ping's CPU
+ * (bench profile), for headers that never change.
+ */
+function helmetHeaders(hsts: boolean): Record<string, string> {
+  const skip = new Set(['content-security-policy', 'cache-control']);
+  return Object.fromEntries(protectiveHeaders(hsts).filter(([name]) => !skip.has(name)));
 }
 
 /**
@@ -81,7 +89,11 @@ export function protectiveHeaders(hsts: boolean): [string, string][] {
  */
 export const securityHeadersPlugin = fp<SecurityHeadersOptions>(
   async (app: FastifyInstance, { hsts, corsAllowedOrigins }) => {
-    await app.register(fastifyHelmet, helmetOptions(hsts));
+    const fixed = helmetHeaders(hsts);
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(fixed);
+      done();
+    });
     app.addHook('onSend', async (request, reply) => {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       const type = reply.getHeader('content-type');
