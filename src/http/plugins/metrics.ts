@@ -8,7 +8,7 @@ import type { AppMetrics } from '../../infrastructure/metrics/metrics.js';
  */
 export const metricsPlugin = fp<{ metrics: AppMetrics; donationsRoute: string }>(
   async (app: FastifyInstance, { metrics, donationsRoute }) => {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? '(no route)';
       const status = reply.statusCode;
       metrics.requests.inc({ route, method: request.method, status: String(status) });
@@ -18,6 +18,7 @@ export const metricsPlugin = fp<{ metrics: AppMetrics; donationsRoute: string }>
       const replayed = reply.getHeader('idempotent-replayed') === 'true';
       if (route === donationsRoute && request.method === 'POST' && status < 300 && !replayed)
         metrics.donationsRecorded.inc();
+      done();
     });
   },
   { name: 'metrics' },

@@ -1,6 +1,7 @@
 import CircuitBreaker from 'opossum';
 import { LRUCache } from 'lru-cache';
 import type { QuotaCounter } from './counters.js';
+import { coalesceIncrements } from './coalesce-increments.js';
 
 export interface QuotaStoreOptions {
   /** A quota check slower than this counts as a failure of the shared store; false: only errors do. */
@@ -41,7 +42,9 @@ const FAILURES_IN_A_ROW_TO_OPEN = 10;
  * Implements the store interface of @fastify/rate-limit (`incr(key, cb, timeWindow)` and `child()`).
  */
 export class SharedQuotaStore {
-  private readonly breaker: CircuitBreaker<[string, number, number], number>;
+  private readonly breaker: CircuitBreaker<[string, number, number, number], number>;
+  /** One increment in flight per window, through the breaker: concurrent checks share it (and its timeout). */
+  private readonly increment: (key: string, windowStart: number, windowMs: number) => Promise<number>;
   private readonly local = new LRUCache<string, number>({ max: 100_000, ttlAutopurge: false });
   private readonly now: () => number;
   private fallbackDecisions = 0;
@@ -52,7 +55,7 @@ export class SharedQuotaStore {
     private readonly options: QuotaStoreOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.breaker = new CircuitBreaker((key: string, start: number, ms: number) => counter.increment(key, start, ms), {
+    this.breaker = new CircuitBreaker(counter.incrementBy.bind(counter), {
       timeout: options.timeoutMs,
       resetTimeout: options.retryAfterMs,
       errorThresholdPercentage: 50,
@@ -61,6 +64,9 @@ export class SharedQuotaStore {
       rollingCountTimeout: 1000,
       rollingCountBuckets: 10,
     });
+    // Every request of a partner updates one counter: concurrent checks share a round trip rather than queue on
+    // the row's lock (PostgreSQL) or pay one each (Redis), and the breaker times the shared one.
+    this.increment = coalesceIncrements((key, start, ms, requests) => this.breaker.fire(key, start, ms, requests));
     // A failed probe re-opens the breaker every `retryAfterMs`: tell only the changes.
     let told: QuotaStoreMode = 'shared';
     const tell = (mode: QuotaStoreMode) => () => {
@@ -78,7 +84,7 @@ export class SharedQuotaStore {
     // While open, skip the breaker's own rejection (an Error with a stack per request); its timer still moves it to
     // half-open, and the next request then probes the shared store.
     if (this.breaker.opened) return callback(null, { current: this.countLocally(key, windowStart, ttl), ttl });
-    this.breaker.fire(key, windowStart, timeWindow).then(
+    this.increment(key, windowStart, timeWindow).then(
       (current) => {
         this.failuresInARow = 0;
         callback(null, { current, ttl });
