@@ -21,31 +21,37 @@ export interface TextProblem {
 
 const TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
 
-/** Every string and property name of `value` that cannot be stored, with its path; iterative, depth-bounded. */
+/**
+ * Every string and property name of `value` that cannot be stored, with its path; depth-bounded, so the recursion
+ * is too. It runs on every part of every request: the walk allocates nothing but the problems it finds.
+ */
 export function findUnsafeText(value: unknown): TextProblem[] {
   const problems: TextProblem[] = [];
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
-  while (stack.length > 0 && problems.length < MAX_PROBLEMS) {
-    const { value: current, path } = stack.pop()!;
-    if (typeof current === 'string') {
-      if (!isSafeText(current)) problems.push({ path, message: TEXT_MESSAGE });
-    } else if (typeof current === 'object' && current !== null) {
-      if (path.length >= MAX_JSON_DEPTH) {
-        problems.push({ path, message: `must not be nested more than ${MAX_JSON_DEPTH} levels deep` });
-        continue;
-      }
-      const entries: [string | number, unknown][] = Array.isArray(current)
-        ? current.map((item, index) => [index, item])
-        : Object.entries(current);
-      for (let i = entries.length - 1; i >= 0; i -= 1) {
-        const [key, child] = entries[i]!;
-        if (typeof key === 'string' && !isSafeText(key)) {
-          problems.push({ path: [...path, key], message: `property name ${TEXT_MESSAGE}` });
-          continue;
-        }
-        stack.push({ value: child, path: [...path, key] });
-      }
-    }
+  visit(value, [], problems);
+  return problems;
+}
+
+/** `path` is the walk's own, pushed and popped on the way: a problem keeps a copy. */
+function visit(current: unknown, path: (string | number)[], problems: TextProblem[]): void {
+  if (problems.length >= MAX_PROBLEMS) return;
+  if (typeof current === 'string') {
+    if (!isSafeText(current)) problems.push({ path: [...path], message: TEXT_MESSAGE });
+    return;
   }
-  return problems.slice(0, MAX_PROBLEMS);
+  if (typeof current !== 'object' || current === null) return;
+  if (path.length >= MAX_JSON_DEPTH) {
+    problems.push({ path: [...path], message: `must not be nested more than ${MAX_JSON_DEPTH} levels deep` });
+    return;
+  }
+  const keys: (string | number)[] = Array.isArray(current) ? current.map((_, index) => index) : Object.keys(current);
+  for (const key of keys) {
+    if (typeof key === 'string' && !isSafeText(key)) {
+      if (problems.length < MAX_PROBLEMS)
+        problems.push({ path: [...path, key], message: `property name ${TEXT_MESSAGE}` });
+      continue;
+    }
+    path.push(key);
+    visit((current as Record<string | number, unknown>)[key], path, problems);
+    path.pop();
+  }
 }

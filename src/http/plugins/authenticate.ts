@@ -31,23 +31,25 @@ export const authenticatePlugin = fp<AuthenticateOptions>(
         throw new ApiError('AUTHENTICATION_THROTTLED', `Too many failed authentications; retry in ${retryAfter} s`, {
           'retry-after': String(retryAfter),
         });
-      const failed = async (reason: string) => {
-        request.log.info({ clientId, reason }, 'authentication failed');
-        await throttle.recordFailure(clientId, request.ip);
-        return unauthorized();
-      };
       const basic = basicCredentials(request);
-      if (!clientId || !clientSecret) throw await failed('missing credentials');
+      if (!clientId || !clientSecret) throw await failure(request, throttle, clientId, 'missing credentials');
       if (basic === 'malformed' || (basic && !(basic.id === clientId && sameSecret(basic.secret, clientSecret))))
-        throw await failed('Authorization header does not match');
-      if (requireBasic && !basic) throw await failed('Authorization header required');
+        throw await failure(request, throttle, clientId, 'Authorization header does not match');
+      if (requireBasic && !basic) throw await failure(request, throttle, clientId, 'Authorization header required');
       const result = await verifier.verify(clientId, clientSecret);
-      if ('rejected' in result) throw await failed(result.rejected);
+      if ('rejected' in result) throw await failure(request, throttle, clientId, result.rejected);
       request.principal = result.principal;
     });
   },
   { name: 'authenticate', dependencies: ['correlation-id'] },
 );
+
+/** Logs and counts a failed authentication (the throttle), then gives the one answer every failure gets. */
+async function failure(request: FastifyRequest, throttle: AuthThrottle, clientId: string | undefined, reason: string) {
+  request.log.info({ clientId, reason }, 'authentication failed');
+  await throttle.recordFailure(clientId, request.ip);
+  return unauthorized();
+}
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
