@@ -107,7 +107,7 @@ export function summaryMarkdown(result: SoakResult, chart: string, json: string)
     result.machine,
     '',
     `Mix of issue 19 (40% donations, 25% enrolment checks, 15% accounts, 10% ping, 5% mandate reads, 4% remittance batches of 20 entries, 1% report reads). ` +
-      `Capacity probed closed-loop: ${Math.round(result.capacity)} requests/s; driven open-loop at ${result.rate} requests/s for ${result.minutes} min. ` +
+      `Capacity probed closed-loop, the reconciliation of the batches it posted included: ${Math.round(result.capacity)} requests/s; driven open-loop at ${result.rate} requests/s for ${result.minutes} min. ` +
       `${sum((w) => w.requests).toLocaleString('en-US')} requests, ${sum((w) => w.errors)} errors, ${sum((w) => w.skipped)} not sent (in-flight cap), ${sum((w) => w.unexpected)} unexpected statuses. ` +
       `Database ${dbStart.toFixed(0)} → ${dbEnd.toFixed(0)} MB; the queues drained ${(result.drainMs / 1000).toFixed(1)} s after the last request.`,
     '',
