@@ -8,13 +8,12 @@ import {
 } from '../../domain/reconciliation.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import {
-  loadClaims,
-  loadDonationFacts,
   lockBatchWithEntries,
   lockReconciliationKeys,
   saveResults,
   startProcessing,
 } from '../../infrastructure/repositories/reconciliation.js';
+import { loadClaims, loadDonationFacts } from '../../infrastructure/repositories/reconciliation-facts.js';
 import { recordRemittanceCompleted } from './completed-event.js';
 
 /** Points of a run the crash tests stop a worker at: after `processing` is committed, before and after the commit. */
