@@ -41,7 +41,7 @@ export class DonationPool {
 }
 
 /** The reference id of the pool's donation number n; the SQL that inserts them builds the same. */
-export const spareReference = (n: number) => `${SPARE_PREFIX}${n}`;
+const spareReference = (n: number) => `${SPARE_PREFIX}${n}`;
 export const SPARE_PREFIX = 'SOAK-';
 
 /**
