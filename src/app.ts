@@ -7,7 +7,7 @@ import type { Database } from './infrastructure/db/connect.js';
 import type { PaymentProvider } from './infrastructure/payments/provider.js';
 import { PaymentSimulator } from './infrastructure/payments/simulator.js';
 import { createQuotaStore } from './infrastructure/quota/create-quota-store.js';
-import type { SharedQuotaStore } from './infrastructure/quota/quota-store.js';
+import type { QuotaStore } from './infrastructure/quota/quota-store.js';
 import { findCredential, touchCredential } from './infrastructure/repositories/credentials.js';
 import { listChannels } from './infrastructure/repositories/channels.js';
 import { registerErrorHandling, sendError, toApiError } from './http/error-handler.js';
@@ -238,7 +238,7 @@ async function registerPlugins(
 
 declare module 'fastify' {
   interface FastifyInstance {
-    quotaStore: SharedQuotaStore;
+    quotaStore: QuotaStore;
     credentialVerifier: CredentialVerifier;
   }
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertPartner } from '../../src/infrastructure/repositories/partners.js';
 import { issueCredential } from '../../src/services/credentials.js';
+import { usingPostgres } from '../helpers/database.js';
 import { startTestApp, type Caller, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -44,7 +45,8 @@ describe('per-partner quota (section 8, DESIGN.md §15)', () => {
     expect((await t.get('/ping', { as: { clientId: limited.clientId, clientSecret: 'wrong' } })).statusCode).toBe(401);
   });
 
-  it('is shared through the database, so every instance sees the same count', async () => {
+  it.runIf(usingPostgres())('is shared through the database, so every instance sees the same count', async () => {
+    expect(t.app.quotaStore.state().backend).toBe('postgres');
     const row = await t.db
       .selectFrom('quota_counters')
       .innerJoin('partners', 'partners.id', 'quota_counters.partner_id')
@@ -69,6 +71,7 @@ describe('per-partner quota (section 8, DESIGN.md §15)', () => {
     // Every accepted check saw a different count: 24 … 0 remaining, each once.
     const remaining = accepted.map((a) => Number(a.headers['x-ratelimit-remaining'])).sort((a, b) => a - b);
     expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    if (!usingPostgres()) return;
     const row = await t.db
       .selectFrom('quota_counters')
       .select('count')
@@ -76,4 +79,13 @@ describe('per-partner quota (section 8, DESIGN.md §15)', () => {
       .executeTakeFirstOrThrow();
     expect(row.count).toBe(40);
   });
+
+  it.skipIf(usingPostgres())(
+    'on the embedded database, which one process owns, counts in that process: no write per request',
+    async () => {
+      expect(t.app.quotaStore.state()).toEqual({ backend: 'process', mode: 'shared', fallbackDecisions: 0 });
+      expect((await t.get('/ping')).statusCode).toBe(200);
+      expect(await t.db.selectFrom('quota_counters').selectAll().execute()).toEqual([]);
+    },
+  );
 });

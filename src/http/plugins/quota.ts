@@ -2,16 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { ApiError } from '../../errors.js';
-import type { SharedQuotaStore } from '../../infrastructure/quota/quota-store.js';
+import type { QuotaStore } from '../../infrastructure/quota/quota-store.js';
 
 /**
  * Per-partner request quota (section 8), after channel permission and before validation (DESIGN.md §2).
  * @fastify/rate-limit supplies the algorithm's edges and the X-RateLimit-* / Retry-After headers; the counts live
  * in the shared store so that several instances enforce one quota.
  */
-export const quotaPlugin = fp<{ store: SharedQuotaStore }>(
+export const quotaPlugin = fp<{ store: QuotaStore }>(
   async (app: FastifyInstance, { store }) => {
-    // The shared store (PostgreSQL or Redis, with its per-instance fallback) counts, so instances enforce one quota.
+    // The shared store (PostgreSQL or Redis, with its per-instance fallback) counts, so instances enforce one quota;
+    // on the embedded database, which one process owns, that process counts.
     const counting: Partial<RateLimitPluginOptions> = {
       // The library builds its store with `new`; a constructor may hand back an existing object.
       store: function SharedStore() {

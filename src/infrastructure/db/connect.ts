@@ -1,9 +1,9 @@
-import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { lockDataDirectory } from './data-dir-lock.js';
+import { connectEmbedded } from './embedded.js';
 import type { DB } from './schema.js';
+import { withTimeout } from './with-timeout.js';
 
 export type DatabaseKind = 'postgres' | 'embedded';
 
@@ -107,6 +107,7 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
       withTimeout(
         sql`select 1`.execute(db).then(() => undefined),
         timeoutMs,
+        'the database',
       ),
     poolUse: () => ({
       total: pool.totalCount,
@@ -116,71 +117,6 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     }),
     close: () => db.destroy(),
   };
-}
-
-async function connectEmbedded(dataDir: string): Promise<Database> {
-  const memory = dataDir.startsWith('memory://');
-  const release = memory ? async () => {} : await lockDataDirectory(dataDir);
-  // Loaded only here: a service on PostgreSQL never pays PGlite's memory (~30–50 MB of RSS).
-  const [{ PGlite: PGliteClass }, { PGliteDialect }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('kysely-pglite-dialect'),
-  ]);
-  let pglite: PGlite;
-  try {
-    pglite = await PGliteClass.create(memory ? undefined : dataDir);
-  } catch (err) {
-    await release();
-    throw err;
-  }
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
-  return {
-    db,
-    kind: 'embedded',
-    location: memory ? 'in-memory embedded database' : `embedded database in ${dataDir}`,
-    async scriptTransaction(steps) {
-      // PGlite's extended protocol takes one statement at a time; exec() runs a whole script. Holding Kysely's
-      // single connection keeps every other query out of this transaction.
-      await db.connection().execute(async (conn) => {
-        await pglite.exec('begin');
-        try {
-          await steps({ db: conn, exec: async (script) => void (await pglite.exec(script)) });
-          await pglite.exec('commit');
-        } catch (err) {
-          await pglite.exec('rollback');
-          throw err;
-        }
-      });
-    },
-    runScript: (script) =>
-      // Holding Kysely's single connection keeps the script out of any open transaction, and them out of it.
-      db.connection().execute(async () => {
-        try {
-          const results = await pglite.exec(script);
-          return { rows: results.at(-1)?.rows ?? [] };
-        } catch (err) {
-          await pglite.exec('rollback').catch(() => undefined);
-          throw err;
-        }
-      }),
-    ping: (timeoutMs) =>
-      withTimeout(
-        sql`select 1`.execute(db).then(() => undefined),
-        timeoutMs,
-      ),
-    async close() {
-      await db.destroy();
-      await release();
-    },
-  };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`database did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 export function redactUrl(url: string): string {

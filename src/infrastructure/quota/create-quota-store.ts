@@ -2,14 +2,22 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database } from '../db/connect.js';
 import { postgresQuotaCounter, redisQuotaCounter } from './counters.js';
-import { SharedQuotaStore } from './quota-store.js';
+import { ProcessQuotaStore } from './process-quota-store.js';
+import { SharedQuotaStore, type QuotaStore } from './quota-store.js';
 
-/** The quota store the configuration asks for: Redis when REDIS_URL is set, otherwise the service's database. */
+/**
+ * The quota store the configuration asks for: Redis when REDIS_URL is set, otherwise the service's PostgreSQL; on
+ * the embedded database, which only one process can open, this process.
+ */
 export async function createQuotaStore(
   config: Config,
   database: Database,
   log: FastifyBaseLogger,
-): Promise<{ store: SharedQuotaStore; close(): Promise<void>; ping?: () => Promise<void> }> {
+): Promise<{ store: QuotaStore; close(): Promise<void>; ping?: () => Promise<void> }> {
+  if (!config.REDIS_URL && database.kind === 'embedded') {
+    const store = new ProcessQuotaStore();
+    return { store, close: async () => store.stop() };
+  }
   // Loaded only when configured: the client library is ~5 MB of resident memory a deployment without Redis
   // would carry for nothing.
   const redis = config.REDIS_URL

@@ -21,13 +21,22 @@ export interface QuotaStoreOptions {
 export type QuotaStoreMode = 'shared' | 'fallback';
 
 export interface QuotaStoreState {
-  backend: QuotaCounter['backend'];
+  /** Where counts live: the shared store, or this process (the embedded database's only instance). */
+  backend: QuotaCounter['backend'] | 'process';
   mode: QuotaStoreMode;
   /** Requests counted per instance because the shared store failed or was skipped, since start. */
   fallbackDecisions: number;
 }
 
-type RateLimitCallback = (err: Error | null, result: { current: number; ttl: number }) => void;
+export type RateLimitCallback = (err: Error | null, result: { current: number; ttl: number }) => void;
+
+/** The store interface of @fastify/rate-limit (`incr(key, cb, timeWindow)` and `child()`), and its state. */
+export interface QuotaStore {
+  incr(key: string, callback: RateLimitCallback, timeWindow: number): void;
+  child(): QuotaStore;
+  state(): QuotaStoreState;
+  stop(): void;
+}
 
 /** Checks failing one after the other that open the breaker at once, whatever the error rate of the last second. */
 const FAILURES_IN_A_ROW_TO_OPEN = 10;
@@ -41,7 +50,7 @@ const FAILURES_IN_A_ROW_TO_OPEN = 10;
  *
  * Implements the store interface of @fastify/rate-limit (`incr(key, cb, timeWindow)` and `child()`).
  */
-export class SharedQuotaStore {
+export class SharedQuotaStore implements QuotaStore {
   private readonly breaker: CircuitBreaker<[string, number, number, number], number>;
   /** One increment in flight per window, through the breaker: concurrent checks share it (and its timeout). */
   private readonly increment: (key: string, windowStart: number, windowMs: number) => Promise<number>;

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import { listMigrations } from '../../../infrastructure/db/migrate.js';
+import { withTimeout } from '../../../infrastructure/db/with-timeout.js';
 import type { App } from '../../route-context.js';
 import { ErrorEnvelope, StringEnum } from '../../../contract/common.js';
 import { errorResponses, ResponseHeaders, successResponse } from '../../schemas/responses.js';
@@ -113,11 +114,3 @@ const passes = (check: Promise<unknown>) =>
     () => true,
     () => false,
   );
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timed out')), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}

@@ -1,0 +1,82 @@
+import type { PGlite } from '@electric-sql/pglite';
+import { Kysely, sql } from 'kysely';
+import { lockDataDirectory } from './data-dir-lock.js';
+import type { Database } from './connect.js';
+import { initialiseDataDirectory, isInitialised } from './embedded-initdb.js';
+import type { DB } from './schema.js';
+import { withTimeout } from './with-timeout.js';
+
+/**
+ * PostgreSQL settings of the embedded database, sized for one process serving a sandbox or a small foundation
+ * rather than for PGlite's defaults (shared_buffers 160 MB, maintenance_work_mem 64 MB), which alone put the
+ * service's resident memory near 300 MB. The operating system's page cache still holds the data files.
+ */
+const EMBEDDED_SETTINGS = {
+  shared_buffers: '32MB',
+  maintenance_work_mem: '16MB',
+} as const;
+
+export async function connectEmbedded(dataDir: string): Promise<Database> {
+  const memory = dataDir.startsWith('memory://');
+  const release = memory ? async () => {} : await lockDataDirectory(dataDir);
+  // Loaded only here: a service on PostgreSQL never pays PGlite's memory (~30–50 MB of RSS).
+  const [{ PGlite: PGliteClass }, { PGliteDialect }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('kysely-pglite-dialect'),
+  ]);
+  const startParams = [
+    ...PGliteClass.defaultStartParams,
+    ...Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+  ];
+  let pglite: PGlite;
+  try {
+    // A new directory's initdb peaks at ~770 MB that the process would keep as its high-water mark for life: it
+    // runs in a child process that exits when the directory is ready.
+    if (!memory && !isInitialised(dataDir)) await initialiseDataDirectory(dataDir, startParams);
+    pglite = await PGliteClass.create(memory ? undefined : dataDir, { startParams });
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: 'embedded',
+    location: memory ? 'in-memory embedded database' : `embedded database in ${dataDir}`,
+    async scriptTransaction(steps) {
+      // PGlite's extended protocol takes one statement at a time; exec() runs a whole script. Holding Kysely's
+      // single connection keeps every other query out of this transaction.
+      await db.connection().execute(async (conn) => {
+        await pglite.exec('begin');
+        try {
+          await steps({ db: conn, exec: async (script) => void (await pglite.exec(script)) });
+          await pglite.exec('commit');
+        } catch (err) {
+          await pglite.exec('rollback');
+          throw err;
+        }
+      });
+    },
+    runScript: (script) =>
+      // Holding Kysely's single connection keeps the script out of any open transaction, and them out of it.
+      db.connection().execute(async () => {
+        try {
+          const results = await pglite.exec(script);
+          return { rows: results.at(-1)?.rows ?? [] };
+        } catch (err) {
+          await pglite.exec('rollback').catch(() => undefined);
+          throw err;
+        }
+      }),
+    ping: (timeoutMs) =>
+      withTimeout(
+        sql`select 1`.execute(db).then(() => undefined),
+        timeoutMs,
+        'the database',
+      ),
+    async close() {
+      await db.destroy();
+      await release();
+    },
+  };
+}

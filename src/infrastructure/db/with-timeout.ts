@@ -1,0 +1,8 @@
+/** Rejects when `promise` has not settled within `ms`; the timer never outlives it. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what = 'the operation'): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
