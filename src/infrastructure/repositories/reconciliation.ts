@@ -4,8 +4,8 @@ import type { DB, RemittanceBatchesTable } from '../db/schema.js';
 import { lockReportForCompletion } from './report-snapshot.js';
 
 /**
- * Reads and writes of a batch reconciliation. Every function is one statement whatever the batch size (bulk
- * reads, jsonb_to_recordset writes): no round trip per entry.
+ * Reads and writes of a batch reconciliation. Every function is a fixed number of statements whatever the size of
+ * what it is given (bulk reads, jsonb_to_recordset writes): no round trip per entry.
  */
 
 export interface BatchToReconcile {
@@ -54,10 +54,7 @@ export async function lockReconciliationKeys(
   const scope = `${batch.partnerId}:${batch.environment}`;
   const partnerKey = `reconciliation:${scope}`;
   const count = keys.bankReferenceIds.length + keys.donationIds.length;
-  if (count > MAX_KEY_LOCKS) {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${partnerKey}, 0))`.execute(trx);
-    return;
-  }
+  if (count > MAX_KEY_LOCKS) return lockPartnerReconciliations(trx, batch);
   // Donation reference ids are unique across partners: a foreign donation named by two partners is one key.
   const names = [
     ...keys.bankReferenceIds.map((id) => `reconciliation-bank:${scope}:${id}`),
@@ -72,53 +69,60 @@ export async function lockReconciliationKeys(
     where (select pg_advisory_xact_lock_shared(hashtextextended(${partnerKey}, 0))) is null`.execute(trx);
 }
 
-/**
- * The batch's status, row-locked, and its entries (which never change once stored). Locking the row first makes a
- * second run of the same batch (its job expired while the first worked) wait here, then find it completed. Only
- * runs of this batch take this row, so taking it before the reconciliation keys cannot close a cycle.
- */
-export async function lockBatchWithEntries(
-  trx: Kysely<DB>,
-  batchId: string,
-): Promise<{ status: string | undefined; entries: EntryToReconcile[] }> {
-  const { rows } = await sql<{
-    status: string;
-    position: number | null;
-    bank_reference_id: string | null;
-    amount_cents: string | number | null;
-    donation_ids: string[] | null;
-  }>`
-    with batch as (select status from remittance_batches where id = ${batchId}::uuid for update)
-    select batch.status, e.position, e.bank_reference_id, e.amount_cents, e.donation_ids
-    from batch left join remittance_entries e on e.batch_id = ${batchId}::uuid
-    order by e.position`.execute(trx);
-  const entries = rows.flatMap((r) =>
-    r.position === null
-      ? []
-      : [
-          {
-            position: r.position,
-            bankReferenceId: r.bank_reference_id!,
-            amountCents: Number(r.amount_cents),
-            donationIds: r.donation_ids!,
-          },
-        ],
-  );
-  return { status: rows[0]?.status, entries };
+/** The partner's reconciliations as a whole, exclusively: what a batch too big to lock key by key takes. */
+export async function lockPartnerReconciliations(trx: Kysely<DB>, batch: { partnerId: string; environment: string }) {
+  const partnerKey = `reconciliation:${batch.partnerId}:${batch.environment}`;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${partnerKey}, 0))`.execute(trx);
 }
 
 /**
- * Writes the decisions: bank references claimed, donations settled, each entry's outcome, the batch's status and
- * counts (returned). Five statements with the report's lock. The primary keys of the claim and settlement tables
- * reject a second settlement even if the rules were bypassed, failing the whole transaction (the job is retried
- * and decides again).
+ * The batch's status and entry count, row-locked. Locking the row first makes a second run of the same batch (its
+ * job expired while the first worked) wait here, then find it completed. Only runs of this batch take this row, so
+ * taking it before the reconciliation keys cannot close a cycle.
  */
-export async function saveResults(
+export async function lockBatch(
   trx: Kysely<DB>,
-  batch: BatchToReconcile,
-  results: readonly EntryResult[],
-  summary: { status: string; counts: Record<Outcome, number>; exceptions: number },
-): Promise<CompletedBatch> {
+  batchId: string,
+): Promise<{ status: string; entryCount: number } | undefined> {
+  const row = await trx
+    .selectFrom('remittance_batches')
+    .select(['status', 'entry_count'])
+    .where('id', '=', batchId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row && { status: row.status, entryCount: row.entry_count };
+}
+
+/** Up to `limit` entries from position `from` on, in position order (entries never change once stored). */
+export async function loadEntries(
+  trx: Kysely<DB>,
+  batchId: string,
+  from: number,
+  limit: number,
+): Promise<EntryToReconcile[]> {
+  const rows = await trx
+    .selectFrom('remittance_entries')
+    .select(['position', 'bank_reference_id', 'amount_cents', 'donation_ids'])
+    .where('batch_id', '=', batchId)
+    .where('position', '>=', from)
+    .orderBy('position')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    position: r.position,
+    bankReferenceId: r.bank_reference_id,
+    amountCents: Number(r.amount_cents),
+    donationIds: r.donation_ids,
+  }));
+}
+
+/**
+ * Writes decisions: bank references claimed, donations settled, each entry's outcome. Three statements per call,
+ * called once per chunk of the batch; later chunks read what earlier ones wrote (same transaction). The primary keys
+ * of the claim and settlement tables reject a second settlement even if the rules were bypassed, failing the whole
+ * transaction (the job is retried and decides again).
+ */
+export async function saveDecisions(trx: Kysely<DB>, batch: BatchToReconcile, results: readonly EntryResult[]) {
   const claims = results.flatMap((r) =>
     r.claim ? [{ b: r.claim.bankReferenceId, p: r.position, a: r.claim.amountCents, d: r.claim.donationIds }] : [],
   );
@@ -153,8 +157,16 @@ export async function saveResults(
     update remittance_entries e set outcome = r.o, outcome_detail = r.d
     from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as r(p integer, o text, d text)
     where e.batch_id = ${batch.id}::uuid and e.position = r.p`.execute(trx);
-  // Last: completed_at is the clock at the final write (now() would be this transaction's start), and readers of
-  // the report wait for the commit from here on (report-snapshot.ts).
+}
+
+/** The batch's final status and counts, written last (returned for `remittance.completed`). */
+export async function completeBatch(
+  trx: Kysely<DB>,
+  batch: BatchToReconcile,
+  summary: { status: string; counts: Record<Outcome, number>; exceptions: number },
+): Promise<CompletedBatch> {
+  // completed_at is the clock at the final write (now() would be this transaction's start), and readers of the
+  // report wait for the commit from here on (report-snapshot.ts).
   await lockReportForCompletion(trx, batch.id);
   return trx
     .updateTable('remittance_batches')

@@ -1,12 +1,6 @@
 import type { Kysely } from 'kysely';
 import { centsToAmount } from '../../domain/money.js';
-import {
-  isException,
-  OUTCOMES,
-  type EntryResult,
-  type EntryToReconcile,
-  type Outcome,
-} from '../../domain/reconciliation.js';
+import { isException, OUTCOMES, type OutcomeTally } from '../../domain/reconciliation.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import type { CompletedBatch } from '../../infrastructure/repositories/reconciliation.js';
 import { recordEvent } from '../webhooks/record-event.js';
@@ -18,18 +12,11 @@ import { recordEvent } from '../webhooks/record-event.js';
 export async function recordRemittanceCompleted(
   trx: Kysely<DB>,
   batch: CompletedBatch,
-  entries: readonly EntryToReconcile[],
-  results: readonly EntryResult[],
+  tally: OutcomeTally,
   apiBaseUrl: string,
 ): Promise<void> {
   const batchId = batch.id;
-  const amountOf = new Map(entries.map((e) => [e.position, e.amountCents]));
-  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
-  const cents = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
-  for (const result of results) {
-    counts[result.outcome] += 1;
-    cents[result.outcome] += amountOf.get(result.position) ?? 0;
-  }
+  const { counts, cents } = tally;
   const exceptionCents = OUTCOMES.filter(isException).reduce((sum, o) => sum + cents[o], 0);
   const data = {
     batchId,
@@ -39,9 +26,9 @@ export async function recordRemittanceCompleted(
     receivedAt: new Date(batch.created_at).toISOString(),
     completedAt: batch.completed_at ? new Date(batch.completed_at).toISOString() : null,
     counts: {
-      entries: results.length,
+      entries: tally.entries,
       matched: counts.matched,
-      exceptions: results.length - counts.matched,
+      exceptions: tally.entries - counts.matched,
       byOutcome: counts,
     },
     amounts: {

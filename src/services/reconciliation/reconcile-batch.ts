@@ -1,20 +1,33 @@
 import type { Kysely } from 'kysely';
 import {
+  addToTally,
   completedStatus,
-  countOutcomes,
-  isException,
+  emptyTally,
   reconcileEntries,
+  type EntryToReconcile,
   type Outcome,
+  type OutcomeTally,
 } from '../../domain/reconciliation.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import {
-  lockBatchWithEntries,
+  completeBatch,
+  loadEntries,
+  lockBatch,
+  lockPartnerReconciliations,
   lockReconciliationKeys,
-  saveResults,
+  saveDecisions,
   startProcessing,
+  type BatchToReconcile,
 } from '../../infrastructure/repositories/reconciliation.js';
 import { loadClaims, loadDonationFacts } from '../../infrastructure/repositories/reconciliation-facts.js';
 import { recordRemittanceCompleted } from './completed-event.js';
+
+/**
+ * Entries decided and written per step. A batch is read, decided and written a chunk at a time (in position order,
+ * inside the one transaction), so a 100,000-entry batch holds 5,000 entries' facts in memory rather than all of
+ * them; each chunk's decisions see what the chunks before it settled, as the rules require.
+ */
+const RECONCILIATION_CHUNK = 5000;
 
 /** Points of a run the crash tests stop a worker at: after `processing` is committed, before and after the commit. */
 export type ReconciliationStage = 'processing' | 'decided' | 'committed';
@@ -37,6 +50,7 @@ export async function reconcileBatch(
   checkpoint?: Checkpoint,
   /** Prefix of the report's URL in `remittance.completed` (scheme, host, base path). */
   apiBaseUrl = '',
+  chunkSize = RECONCILIATION_CHUNK,
 ): Promise<ReconcileResult> {
   const batch = await startProcessing(db, batchId);
   if (!batch) return { batchId, ran: false, reason: 'not pending' };
@@ -44,24 +58,45 @@ export async function reconcileBatch(
 
   const result = await db.transaction().execute(async (trx) => {
     // A run whose job expired while it worked may have been retried; whichever gets here second finds it done.
-    const { status: current, entries } = await lockBatchWithEntries(trx, batchId);
-    if (current !== 'processing') return null;
-    const donationIds = [...new Set(entries.flatMap((e) => e.donationIds))];
-    const bankReferenceIds = [...new Set(entries.map((e) => e.bankReferenceId))];
-    await lockReconciliationKeys(trx, batch, { bankReferenceIds, donationIds });
-    // Read after the locks: under READ COMMITTED each statement sees what the batches before us committed.
-    const donations = await loadDonationFacts(trx, batch, donationIds);
-    const claims = await loadClaims(trx, batch, bankReferenceIds);
-    const results = reconcileEntries({ batchId, entries, donations, claims });
-    const counts = countOutcomes(results);
-    const exceptions = results.filter((r) => isException(r.outcome)).length;
+    const locked = await lockBatch(trx, batchId);
+    if (locked?.status !== 'processing') return null;
+    const tally = emptyTally();
+    // A batch of one chunk locks exactly its keys; a bigger one its partner's reconciliations as a whole.
+    if (locked.entryCount > chunkSize) await lockPartnerReconciliations(trx, batch);
+    for (let from = 0; ;) {
+      const entries = await loadEntries(trx, batchId, from, chunkSize);
+      if (entries.length === 0) break;
+      await decideChunk(trx, batch, entries, tally, { lockKeys: locked.entryCount <= chunkSize });
+      from = entries.at(-1)!.position + 1;
+    }
+    const exceptions = tally.entries - tally.counts.matched;
     const status = completedStatus(exceptions);
-    const completed = await saveResults(trx, batch, results, { status, counts, exceptions });
-    await recordRemittanceCompleted(trx, completed, entries, results, apiBaseUrl);
+    const completed = await completeBatch(trx, batch, { status, counts: tally.counts, exceptions });
+    await recordRemittanceCompleted(trx, completed, tally, apiBaseUrl);
     await checkpoint?.('decided', batchId);
-    return { status, counts, exceptions };
+    return { status, counts: tally.counts, exceptions };
   });
   if (!result) return { batchId, ran: false, reason: 'finished by another run' };
   await checkpoint?.('committed', batchId);
   return { batchId, ran: true, ...result };
+}
+
+/** Decides and writes one chunk of entries, adding its outcomes to the batch's tally. */
+async function decideChunk(
+  trx: Kysely<DB>,
+  batch: BatchToReconcile,
+  entries: EntryToReconcile[],
+  tally: OutcomeTally,
+  { lockKeys }: { lockKeys: boolean },
+) {
+  const donationIds = [...new Set(entries.flatMap((e) => e.donationIds))];
+  const bankReferenceIds = [...new Set(entries.map((e) => e.bankReferenceId))];
+  if (lockKeys) await lockReconciliationKeys(trx, batch, { bankReferenceIds, donationIds });
+  // Read after the locks: under READ COMMITTED each statement sees what the batches before us committed, and
+  // what this batch's earlier chunks wrote.
+  const donations = await loadDonationFacts(trx, batch, donationIds);
+  const claims = await loadClaims(trx, batch, bankReferenceIds);
+  const results = reconcileEntries({ batchId: batch.id, entries, donations, claims });
+  await saveDecisions(trx, batch, results);
+  addToTally(tally, entries, results);
 }
