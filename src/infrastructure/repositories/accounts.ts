@@ -134,7 +134,23 @@ export async function accountsOfDonationsNotEnrolled(
   donationReferenceIds: string[],
   channel: string,
 ): Promise<string[]> {
-  if (donationReferenceIds.length === 0) return [];
+  // 5,000 ids per statement: one array parameter of 100,000 ids (a big batch) is megabytes of text built at once.
+  const memberNumbers = new Set<string>();
+  for (let start = 0; start < donationReferenceIds.length; start += IDS_PER_STATEMENT) {
+    const ids = donationReferenceIds.slice(start, start + IDS_PER_STATEMENT);
+    for (const member of await notEnrolledAmong(db, scope, ids, channel)) memberNumbers.add(member);
+  }
+  return [...memberNumbers].sort();
+}
+
+const IDS_PER_STATEMENT = 5000;
+
+async function notEnrolledAmong(
+  db: Kysely<DB>,
+  scope: { partnerId: string; environment: string },
+  donationReferenceIds: string[],
+  channel: string,
+): Promise<string[]> {
   // One probe of the reference's unique index per id, in a LATERAL subquery that LIMIT 1 keeps from being flattened:
   // given `any(ids)` and the partner, PostgreSQL 15 on stale statistics intersected the ids with a bitmap of all of
   // the partner's donations, a cost that grows with every donation the partner ever made (repositories/reconciliation.ts).
