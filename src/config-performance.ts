@@ -22,4 +22,11 @@ export const PerformanceSettings = {
     default: 100,
     description: 'Most donations written by one statement; a full group is written at once.',
   }),
+  HEAP_GROWTH_PERCENT: Type.Integer({
+    minimum: 0,
+    maximum: 300,
+    default: 50,
+    description:
+      "How far the JavaScript heap may grow past what the last full garbage collection found live before the next one (V8's --heap-growing-percent); 0: V8's own choice, up to 4 times.",
+  }),
 };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
 import type pino from 'pino';
 import { buildApp } from './app.js';
 import { createContext } from './composition.js';
@@ -19,6 +20,7 @@ const STARTUP_DATABASE_WAIT_MS = 30_000;
 /** Entry point: validate config, open and migrate the database, load demo data, listen, shut down gracefully. */
 async function main() {
   const config = loadConfig();
+  boundHeapGrowth(config.HEAP_GROWTH_PERCENT);
   paymentSettings(config); // Refuses a provider that cannot work before anything is opened.
   const log = createLogger(config.LOG_LEVEL);
   const context = await createContext(config, {
@@ -138,3 +140,14 @@ main().catch((err) => {
   }
   process.exit(1);
 });
+
+/**
+ * V8 lets the heap grow up to four times what its last full collection found live while allocation runs fast: a
+ * 100,000-entry batch (~100 MB live for a moment) took the process from 190 to 420 MB, most of it garbage nobody
+ * had collected. A bounded growth factor costs more frequent full collections (measured: no change in the batch's
+ * time) and keeps the peak near what is live. A GC flag read at each collection, so setting it here, before the
+ * work, applies to every collection of the process.
+ */
+function boundHeapGrowth(percent: number) {
+  if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`);
+}
