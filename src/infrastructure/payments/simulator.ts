@@ -45,7 +45,7 @@ export class PaymentSimulator implements PaymentProvider {
   async createSetupIntent(input: CreateSetupIntentInput): Promise<SetupIntent> {
     const id = `seti_${alphanumeric(24)}`;
     // Like the real provider, the same idempotency key returns the intent created the first time.
-    await this.db
+    const created = await this.db
       .insertInto('simulator_setup_intents')
       .values({
         id,
@@ -60,12 +60,16 @@ export class PaymentSimulator implements PaymentProvider {
         accepted_at: null,
       })
       .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .execute();
-    const row = await this.db
-      .selectFrom('simulator_setup_intents')
-      .selectAll()
-      .where('idempotency_key', '=', input.idempotencyKey)
-      .executeTakeFirstOrThrow();
+      .returningAll()
+      .executeTakeFirst();
+    // Nothing returned: the key was used before, and the first intent is the answer (one statement otherwise).
+    const row =
+      created ??
+      (await this.db
+        .selectFrom('simulator_setup_intents')
+        .selectAll()
+        .where('idempotency_key', '=', input.idempotencyKey)
+        .executeTakeFirstOrThrow());
     return this.toIntent(row);
   }
 
