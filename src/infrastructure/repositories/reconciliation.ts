@@ -93,7 +93,7 @@ export async function lockBatch(
   return row && { status: row.status, entryCount: row.entry_count };
 }
 
-/** Up to `limit` entries from position `from` on, in position order (entries never change once stored). */
+/** The entries at positions `from` to `from + limit - 1`, in position order (entries never change once stored). */
 export async function loadEntries(
   trx: Kysely<DB>,
   batchId: string,
@@ -105,8 +105,8 @@ export async function loadEntries(
     .select(['position', 'bank_reference_id', 'amount_cents', 'donation_ids'])
     .where('batch_id', '=', batchId)
     .where('position', '>=', from)
+    .where('position', '<', from + limit)
     .orderBy('position')
-    .limit(limit)
     .execute();
   return rows.map((r) => ({
     position: r.position,

@@ -63,11 +63,10 @@ export async function reconcileBatch(
     const tally = emptyTally();
     // A batch of one chunk locks exactly its keys; a bigger one its partner's reconciliations as a whole.
     if (locked.entryCount > chunkSize) await lockPartnerReconciliations(trx, batch);
-    for (let from = 0; ;) {
+    // Positions run from 0 to entryCount - 1: the last chunk is known without reading past it.
+    for (let from = 0; from < locked.entryCount; from += chunkSize) {
       const entries = await loadEntries(trx, batchId, from, chunkSize);
-      if (entries.length === 0) break;
       await decideChunk(trx, batch, entries, tally, { lockKeys: locked.entryCount <= chunkSize });
-      from = entries.at(-1)!.position + 1;
     }
     const exceptions = tally.entries - tally.counts.matched;
     const status = completedStatus(exceptions);
