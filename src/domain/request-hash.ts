@@ -16,18 +16,16 @@ export function requestHash(body: unknown): string {
 }
 
 function updateWithObject(hash: Hash, body: Record<string, unknown>): void {
-  hash.update('{');
-  let first = true;
+  let separator = '{';
   for (const key of Object.keys(body).sort()) {
     const value = body[key];
-    const text = Array.isArray(value) ? null : stringify(value);
-    if (!Array.isArray(value) && text === undefined) continue; // undefined, functions and symbols are left out
-    hash.update(`${first ? '' : ','}${JSON.stringify(key)}:`);
-    first = false;
+    const text = Array.isArray(value) ? '' : stringify(value);
+    if (text === undefined) continue; // undefined, functions and symbols are left out
+    hash.update(`${separator}${JSON.stringify(key)}:${text}`);
+    separator = ',';
     if (Array.isArray(value)) updateWithArray(hash, value);
-    else hash.update(text!);
   }
-  hash.update('}');
+  hash.update(separator === '{' ? '{}' : '}');
 }
 
 function updateWithArray(hash: Hash, items: readonly unknown[]): void {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileBatch } from '../../src/services/reconciliation/reconcile-batch.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { bankReference, donate, outcomes, postBatch, report, settlementsOf } from './support.js';
+import { mixedBatch, outcomes, postBatch, report, settlementsOf } from './support.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,22 +21,9 @@ interface CompletedEvent {
  */
 describe('reconciliation in chunks', () => {
   it('decides across chunk boundaries exactly as a batch decided whole, and the event adds up every chunk', async () => {
-    const [a, b, c, d] = [
-      await donate(t, '10.00'),
-      await donate(t, '20.00'),
-      await donate(t, '30.00'),
-      await donate(t, '40.00'),
-    ];
-    const refA = bankReference();
-    const batchId = await postBatch(t, [
-      { bankReferenceId: refA, amount: 10, donationIds: [a] },
-      { bankReferenceId: bankReference(), amount: 50, donationIds: [b, c] },
-      { bankReferenceId: bankReference(), amount: 41, donationIds: [d] },
-      { bankReferenceId: bankReference(), amount: 20, donationIds: [b] },
-      { bankReferenceId: refA, amount: 11, donationIds: [a] },
-      { bankReferenceId: refA, amount: 10, donationIds: [a] },
-      { bankReferenceId: bankReference(), amount: 1, donationIds: ['DON-MISSING'] },
-    ]);
+    const { donations, entries } = await mixedBatch(t);
+    const [a, b, c, d] = donations;
+    const batchId = await postBatch(t, entries);
 
     const result = await reconcileBatch(t.db, batchId, undefined, '', 2);
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { bankReference, donate, outcomes, postBatch, report, settlementsOf } from './support.js';
+import { bankReference, donate, mixedBatch, outcomes, postBatch, report, settlementsOf } from './support.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -195,22 +195,7 @@ describe('several problems on one entry: precedence (docs/reconciliation.md)', (
 
 describe('mixed batches', () => {
   it('decides every entry, counts the outcomes and ends completed_with_exceptions', async () => {
-    const [a, b, c, d] = [
-      await donate(t, '10.00'),
-      await donate(t, '20.00'),
-      await donate(t, '30.00'),
-      await donate(t, '40.00'),
-    ];
-    const refA = bankReference();
-    const r = await reconcile([
-      { bankReferenceId: refA, amount: 10, donationIds: [a] },
-      { bankReferenceId: bankReference(), amount: 50, donationIds: [b, c] },
-      { bankReferenceId: bankReference(), amount: 41, donationIds: [d] },
-      { bankReferenceId: bankReference(), amount: 20, donationIds: [b] },
-      { bankReferenceId: refA, amount: 11, donationIds: [a] },
-      { bankReferenceId: refA, amount: 10, donationIds: [a] },
-      { bankReferenceId: bankReference(), amount: 1, donationIds: ['DON-MISSING'] },
-    ]);
+    const r = await reconcile((await mixedBatch(t)).entries);
     expect(outcomes(r)).toEqual([
       'matched',
       'matched',

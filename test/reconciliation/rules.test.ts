@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  countOutcomes,
-  reconcileEntries,
-  type BankReferenceClaim,
-  type DonationFacts,
-} from '../../src/domain/reconciliation.js';
+import { countOutcomes } from '../../src/domain/outcome-tally.js';
+import { reconcileEntries, type BankReferenceClaim, type DonationFacts } from '../../src/domain/reconciliation.js';
 
 const own = (referenceId: string, amountCents: number | null, settledBy: string | null = null): DonationFacts => ({
   donationId: `id-${referenceId}`,

@@ -34,6 +34,31 @@ export interface Entry {
 
 export const bankReference = () => `BANK-${randomUUID().slice(0, 13)}`;
 
+/**
+ * A batch with every rule that looks back at earlier entries of the same batch: four fresh donations (10, 20, 30,
+ * 40.00) and seven entries, whose outcomes are, in order, matched, matched, amount_mismatch, already_settled,
+ * duplicate_bank_reference, matched, unknown_donation.
+ */
+export async function mixedBatch(t: TestApp) {
+  const [a, b, c, d] = [
+    await donate(t, '10.00'),
+    await donate(t, '20.00'),
+    await donate(t, '30.00'),
+    await donate(t, '40.00'),
+  ];
+  const refA = bankReference();
+  const entries: Entry[] = [
+    { bankReferenceId: refA, amount: 10, donationIds: [a] },
+    { bankReferenceId: bankReference(), amount: 50, donationIds: [b, c] },
+    { bankReferenceId: bankReference(), amount: 41, donationIds: [d] },
+    { bankReferenceId: bankReference(), amount: 20, donationIds: [b] },
+    { bankReferenceId: refA, amount: 11, donationIds: [a] },
+    { bankReferenceId: refA, amount: 10, donationIds: [a] },
+    { bankReferenceId: bankReference(), amount: 1, donationIds: ['DON-MISSING'] },
+  ];
+  return { donations: [a, b, c, d] as const, entries };
+}
+
 /** Posts a batch and returns its id (202 expected). */
 export async function postBatch(
   t: TestApp,

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { connectEmbedded } from './embedded.js';
 import type { DB } from './schema.js';
-import { withTimeout } from './with-timeout.js';
+import { pingDatabase } from './with-timeout.js';
 
 export type DatabaseKind = 'postgres' | 'embedded';
 
@@ -103,12 +103,7 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
           throw err;
         }
       }),
-    ping: (timeoutMs) =>
-      withTimeout(
-        sql`select 1`.execute(db).then(() => undefined),
-        timeoutMs,
-        'the database',
-      ),
+    ping: (timeoutMs) => pingDatabase(db, timeoutMs),
     poolUse: () => ({
       total: pool.totalCount,
       idle: pool.idleCount,

@@ -1,10 +1,10 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { Kysely, sql, type Dialect } from 'kysely';
+import { Kysely, type Dialect } from 'kysely';
 import { lockDataDirectory } from './data-dir-lock.js';
 import type { Database } from './connect.js';
 import { initialiseDataDirectory, isInitialised } from './embedded-initdb.js';
 import type { DB } from './schema.js';
-import { withTimeout } from './with-timeout.js';
+import { pingDatabase } from './with-timeout.js';
 
 /**
  * PostgreSQL settings of the embedded database, sized for one process serving a sandbox or a small foundation
@@ -68,12 +68,7 @@ export async function connectEmbedded(dataDir: string): Promise<Database> {
           throw err;
         }
       }),
-    ping: (timeoutMs) =>
-      withTimeout(
-        sql`select 1`.execute(db).then(() => undefined),
-        timeoutMs,
-        'the database',
-      ),
+    ping: (timeoutMs) => pingDatabase(db, timeoutMs),
     async close() {
       await db.destroy();
       await release();

@@ -1,3 +1,6 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from './schema.js';
+
 /** Rejects when `promise` has not settled within `ms`; the timer never outlives it. */
 export function withTimeout<T>(promise: Promise<T>, ms: number, what = 'the operation'): Promise<T> {
   let timer: NodeJS.Timeout;
@@ -6,3 +9,11 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what = 'the oper
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** Resolves when the database answers a trivial query within `timeoutMs` (either engine). */
+export const pingDatabase = (db: Kysely<DB>, timeoutMs: number): Promise<void> =>
+  withTimeout(
+    sql`select 1`.execute(db).then(() => undefined),
+    timeoutMs,
+    'the database',
+  );

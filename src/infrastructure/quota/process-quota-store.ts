@@ -1,8 +1,27 @@
 import type { QuotaStore, QuotaStoreState, RateLimitCallback } from './quota-store.js';
 
-interface Window {
-  start: number;
-  count: number;
+/**
+ * Fixed-window request counts held in this process, one window per key: a new window replaces the last, so the map
+ * never outgrows the partners. The embedded database's quota store, and the shared store's fallback while
+ * PostgreSQL or Redis cannot be reached.
+ */
+export class LocalWindowCounts {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  /** Counts one request of `key` in the window starting at `windowStart`; returns the window's count. */
+  add(key: string, windowStart: number): number {
+    let window = this.windows.get(key);
+    if (window?.start !== windowStart) {
+      window = { start: windowStart, count: 0 };
+      this.windows.set(key, window);
+    }
+    window.count += 1;
+    return window.count;
+  }
+
+  clear(): void {
+    this.windows.clear();
+  }
 }
 
 /**
@@ -15,21 +34,14 @@ interface Window {
  * at 1,000 requests/s instead of tens of thousands). What is given up: counts restart with the process.
  */
 export class ProcessQuotaStore implements QuotaStore {
-  /** One window per partner: a new window replaces the last, so the map never outgrows the partners. */
-  private readonly windows = new Map<string, Window>();
+  private readonly counts = new LocalWindowCounts();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   incr(key: string, callback: RateLimitCallback, timeWindow: number): void {
     const now = this.now();
     const start = Math.floor(now / timeWindow) * timeWindow;
-    let window = this.windows.get(key);
-    if (window?.start !== start) {
-      window = { start, count: 0 };
-      this.windows.set(key, window);
-    }
-    window.count += 1;
-    callback(null, { current: window.count, ttl: start + timeWindow - now });
+    callback(null, { current: this.counts.add(key, start), ttl: start + timeWindow - now });
   }
 
   child(): this {
@@ -41,6 +53,6 @@ export class ProcessQuotaStore implements QuotaStore {
   }
 
   stop(): void {
-    this.windows.clear();
+    this.counts.clear();
   }
 }

@@ -1,7 +1,7 @@
 import CircuitBreaker from 'opossum';
-import { LRUCache } from 'lru-cache';
 import type { QuotaCounter } from './counters.js';
 import { coalesceIncrements } from './coalesce-increments.js';
+import { LocalWindowCounts } from './process-quota-store.js';
 
 export interface QuotaStoreOptions {
   /** A quota check slower than this counts as a failure of the shared store; false: only errors do. */
@@ -54,7 +54,7 @@ export class SharedQuotaStore implements QuotaStore {
   private readonly breaker: CircuitBreaker<[string, number, number, number], number>;
   /** One increment in flight per window, through the breaker: concurrent checks share it (and its timeout). */
   private readonly increment: (key: string, windowStart: number, windowMs: number) => Promise<number>;
-  private readonly local = new LRUCache<string, number>({ max: 100_000, ttlAutopurge: false });
+  private readonly local = new LocalWindowCounts();
   private readonly now: () => number;
   private fallbackDecisions = 0;
   private failuresInARow = 0;
@@ -92,7 +92,7 @@ export class SharedQuotaStore implements QuotaStore {
     const ttl = windowStart + timeWindow - now;
     // While open, skip the breaker's own rejection (an Error with a stack per request); its timer still moves it to
     // half-open, and the next request then probes the shared store.
-    if (this.breaker.opened) return callback(null, { current: this.countLocally(key, windowStart, ttl), ttl });
+    if (this.breaker.opened) return callback(null, { current: this.countLocally(key, windowStart), ttl });
     this.increment(key, windowStart, timeWindow).then(
       (current) => {
         this.failuresInARow = 0;
@@ -102,7 +102,7 @@ export class SharedQuotaStore implements QuotaStore {
         // The rolling error rate alone would wait for a busy second's successes to age out of the window.
         this.failuresInARow += 1;
         if (this.failuresInARow >= FAILURES_IN_A_ROW_TO_OPEN && this.breaker.closed) this.breaker.open();
-        callback(null, { current: this.countLocally(key, windowStart, ttl), ttl });
+        callback(null, { current: this.countLocally(key, windowStart), ttl });
       },
     );
   }
@@ -124,11 +124,8 @@ export class SharedQuotaStore implements QuotaStore {
   }
 
   /** Scaled by the divisor, so the rate-limit plugin's comparison with the partner's quota applies the share. */
-  private countLocally(key: string, windowStart: number, ttl: number): number {
+  private countLocally(key: string, windowStart: number): number {
     this.fallbackDecisions += 1;
-    const cacheKey = `${key}@${windowStart}`;
-    const count = (this.local.get(cacheKey) ?? 0) + 1;
-    this.local.set(cacheKey, count, { ttl: Math.max(1, ttl) });
-    return count * this.options.fallbackDivisor;
+    return this.local.add(key, windowStart) * this.options.fallbackDivisor;
   }
 }

@@ -1,20 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB, Product } from '../db/schema.js';
+import { slices } from './slices.js';
 
 /** Operator views and changes of fundraiser accounts (reference data); the API's reads are in accounts.ts. */
 
 const CHUNK = 1000;
 
-function chunks<T>(values: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < values.length; i += CHUNK) out.push(values.slice(i, i + CHUNK));
-  return out;
-}
-
 /** Which of these member numbers already exist. */
 export async function existingMemberNumbers(db: Kysely<DB>, memberNumbers: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
-  for (const part of chunks(memberNumbers)) {
+  for (const { slice: part } of slices(memberNumbers, CHUNK)) {
     const rows = await db.selectFrom('accounts').select('member_number').where('member_number', 'in', part).execute();
     for (const row of rows) found.add(row.member_number);
   }
@@ -24,7 +19,7 @@ export async function existingMemberNumbers(db: Kysely<DB>, memberNumbers: reado
 /** Existing accounts holding one of these 15-character CRM id prefixes (unique across accounts). */
 export async function accountsByCrmPrefix(db: Kysely<DB>, prefixes: readonly string[]): Promise<Map<string, string>> {
   const byPrefix = new Map<string, string>();
-  for (const part of chunks(prefixes)) {
+  for (const { slice: part } of slices(prefixes, CHUNK)) {
     const rows = await db
       .selectFrom('accounts')
       .select(['crm_id15', 'member_number'])

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { slices } from './slices.js';
 
 export interface NewRemittanceEntry {
   bankReferenceId: string;
@@ -40,8 +41,8 @@ export async function insertRemittanceBatch(db: Kysely<DB>, batch: NewRemittance
     .executeTakeFirstOrThrow();
   // In statements of ENTRIES_PER_STATEMENT: a 100,000-entry batch as one 9 MB parameter was the service's peak of
   // memory (the JSON text, then pg's copy of it); a chunk costs one round trip more per 5,000 entries.
-  for (let start = 0; start < batch.entries.length; start += ENTRIES_PER_STATEMENT) {
-    const rows = batch.entries.slice(start, start + ENTRIES_PER_STATEMENT).map((entry, i) => ({
+  for (const { start, slice } of slices(batch.entries, ENTRIES_PER_STATEMENT)) {
+    const rows = slice.map((entry, i) => ({
       p: start + i,
       b: entry.bankReferenceId,
       a: entry.amountCents,

@@ -1,13 +1,6 @@
 import type { Kysely } from 'kysely';
-import {
-  addToTally,
-  completedStatus,
-  emptyTally,
-  reconcileEntries,
-  type EntryToReconcile,
-  type Outcome,
-  type OutcomeTally,
-} from '../../domain/reconciliation.js';
+import { addToTally, emptyTally, type OutcomeTally } from '../../domain/outcome-tally.js';
+import { completedStatus, reconcileEntries, type EntryToReconcile, type Outcome } from '../../domain/reconciliation.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import {
   completeBatch,
