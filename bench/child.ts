@@ -19,15 +19,17 @@ export interface Child {
 }
 
 /**
- * Runs a TypeScript entry point in its own node process through tsx's loader (`node --import tsx`), so the pid
- * is the process that serves (no wrapper process between), which is what the RSS sampler and --cpu-prof need.
+ * Runs an entry point in its own node process — a TypeScript one through tsx's loader (`node --import tsx`), a
+ * compiled one as is — so the pid is the process that serves (no wrapper process between), which is what the RSS
+ * sampler and --cpu-prof need.
  */
 export function startChild(script: string, options: ChildOptions): Child {
   // The log is appended to (a workload may start the same child several times): only what this child writes counts,
   // or waitFor would match the banner of an earlier, stopped child and hand back its port.
   const startOffset = existsSync(options.logFile) ? statSync(options.logFile).size : 0;
   const fd = openSync(options.logFile, 'a');
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, script], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', fd, fd],

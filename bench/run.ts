@@ -9,6 +9,7 @@
  * with --cpu-prof and writes its profile there), BENCH_SERVICE_NODE_ARGS (more node flags for the service, e.g.
  * --trace-gc), BENCH_KEEP (keep the temp dir and the service's log), BENCH_KEEP_DATABASE.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -71,6 +72,7 @@ async function main() {
   const startedAt = Date.now();
   // Read before the bench adds its own load: what else was running on the machine.
   const [loadAtStart] = loadavg();
+  buildService(repoRoot);
   const database = await createBenchDatabase(serverUrl, workDir);
   try {
     progress(`database: ${database.location}; work dir ${workDir}`);
@@ -120,6 +122,13 @@ async function main() {
     await database.drop();
     if (!process.env.BENCH_KEEP) rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+/** The bench measures the service as deployed, the compiled build; its output goes to stderr, beside the progress. */
+function buildService(repoRoot: string) {
+  progress('npm run build (the service runs compiled, as npm start and the image run it)');
+  const built = spawnSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: ['ignore', 2, 2] });
+  if (built.status !== 0) throw new Error(`npm run build failed (exit ${built.status})`);
 }
 
 interface RunContext {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { productionLaunch } from '../scripts/production-launch.js';
 import { startChild, type Child } from './child.js';
 import type { BenchDatabase } from './database.js';
 import { PeakRssSampler } from './process-memory.js';
@@ -35,7 +36,7 @@ export interface ServiceOptions {
 }
 
 /**
- * Starts the real service (`src/server.ts`, as `npm start` does) on a free port against a fresh database, and
+ * Starts the real service (the compiled build, as `npm start` runs it) on a free port against a fresh database, and
  * reads the demo partner's credentials from the banner it prints at first start. Only configuration is set: a
  * quota for the demo partners, the environment, the port and the database. LOG_LEVEL is the caller's (default
  * info, the service's default).
@@ -59,12 +60,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   if (database.kind === 'postgres') env.DATABASE_URL = database.url;
   else env.DATA_DIR = database.dataDir;
 
-  const child: Child = startChild('src/server.ts', {
+  const launch = productionLaunch(options.repoRoot);
+  const child: Child = startChild(launch.script, {
     cwd: options.repoRoot,
     env,
     // A restart writes a log of its own: its banner must not be confused with the first run's.
     logFile: join(options.workDir, options.credentials ? 'service-restarted.log' : 'service.log'),
     nodeArgs: [
+      ...launch.nodeArgs,
       ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
       ...(options.nodeArgs ?? []),
     ],

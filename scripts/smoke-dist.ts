@@ -1,4 +1,4 @@
-// The compiled build, run as an operator would on deployment day (issue 12's "Done when"): `node dist/server.js`
+// The compiled build, run as an operator would on deployment day (issue 12's "Done when"): `start:prod`'s command
 // in production with PAYMENT_PROVIDER=stripe against a local Stripe stand-in, migrations run first by the compiled
 // CLI, a partner onboarded with it, a mandate created and confirmed through a signed webhook. Loopback only.
 // Run with `npm run smoke:dist` (builds first); prints "N passed, N failed" and exits non-zero on any failure.
@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { productionLaunch } from './production-launch.js';
 import { signedEvent, StripeStandIn } from '../test/helpers/stripe-stand-in.js';
 
 const run = promisify(execFile);
@@ -74,7 +75,12 @@ try {
   writeFileSync(accounts, 'memberNumber,name,channel,status\n30000001,Smoke Test Club,Storefront App,Activated\n');
   await admin('accounts', 'import', accounts);
 
-  server = spawn('node', ['dist/server.js'], { env, cwd: appDir, stdio: ['ignore', 'ignore', 'inherit'] });
+  const launch = productionLaunch(appDir);
+  server = spawn('node', [...launch.nodeArgs, launch.script], {
+    env,
+    cwd: appDir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const deadline = Date.now() + 60_000;
   for (;;) {
     const up = await fetch(`${base}/livez`).then(
@@ -82,7 +88,7 @@ try {
       () => false,
     );
     if (up) break;
-    if (Date.now() > deadline || server.exitCode !== null) throw new Error('node dist/server.js did not start');
+    if (Date.now() > deadline || server.exitCode !== null) throw new Error(`node ${launch.script} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   check('GET /livez answers 200', true);

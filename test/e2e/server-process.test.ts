@@ -11,7 +11,7 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Starts `src/server.ts` as `npm start` does, on the embedded database in `dataDir`. */
+/** Starts `src/server.ts` through tsx, as `npm run dev` does, on the embedded database in `dataDir`. */
 function startServer() {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
