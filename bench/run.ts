@@ -9,7 +9,6 @@
  * with --cpu-prof and writes its profile there), BENCH_SERVICE_NODE_ARGS (more node flags for the service, e.g.
  * --trace-gc), BENCH_KEEP (keep the temp dir and the service's log), BENCH_KEEP_DATABASE.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -40,7 +39,7 @@ import {
   type ReportResult,
 } from './remittance-report.js';
 import { machineDescription, table, targetsList, writeSection, type Row } from './report.js';
-import { BENCH_QUOTA_LIMIT, startService } from './service.js';
+import { BENCH_QUOTA_LIMIT, buildService, startService } from './service.js';
 import { evaluateTargets, importTargets, throughputTargets } from './targets.js';
 import { IMPORT_ROWS, measureImport, type ImportResult } from './account-import.js';
 import {
@@ -72,6 +71,7 @@ async function main() {
   const startedAt = Date.now();
   // Read before the bench adds its own load: what else was running on the machine.
   const [loadAtStart] = loadavg();
+  progress('npm run build (the service runs compiled, as npm start and the image run it)');
   buildService(repoRoot);
   const database = await createBenchDatabase(serverUrl, workDir);
   try {
@@ -122,13 +122,6 @@ async function main() {
     await database.drop();
     if (!process.env.BENCH_KEEP) rmSync(workDir, { recursive: true, force: true });
   }
-}
-
-/** The bench measures the service as deployed, the compiled build; its output goes to stderr, beside the progress. */
-function buildService(repoRoot: string) {
-  progress('npm run build (the service runs compiled, as npm start and the image run it)');
-  const built = spawnSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: ['ignore', 2, 2] });
-  if (built.status !== 0) throw new Error(`npm run build failed (exit ${built.status})`);
 }
 
 interface RunContext {

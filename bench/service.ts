@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { productionLaunch } from '../scripts/production-launch.js';
 import { startChild, type Child } from './child.js';
@@ -35,8 +36,14 @@ export interface ServiceOptions {
   credentials?: { clientId: string; clientSecret: string };
 }
 
+/** The bench and the soak measure the service as deployed, the compiled build; its output goes to stderr. */
+export function buildService(repoRoot: string) {
+  const built = spawnSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: ['ignore', 2, 2] });
+  if (built.status !== 0) throw new Error(`npm run build failed (exit ${built.status})`);
+}
+
 /**
- * Starts the real service (the compiled build, as `npm start` runs it) on a free port against a fresh database, and
+ * Starts the real service (the compiled build of buildService, as `npm start` runs it) on a free port against a fresh database, and
  * reads the demo partner's credentials from the banner it prints at first start. Only configuration is set: a
  * quota for the demo partners, the environment, the port and the database. LOG_LEVEL is the caller's (default
  * info, the service's default).

@@ -18,7 +18,7 @@ import { connectDatabase, redactUrl } from '../src/infrastructure/db/connect.js'
 import { readQueueStats } from '../src/services/queues/queue-stats.js';
 import { createBenchDatabase } from '../bench/database.js';
 import { machineDescription, writeSection } from '../bench/report.js';
-import { startService } from '../bench/service.js';
+import { buildService, startService } from '../bench/service.js';
 import { drawChart } from './chart.js';
 import { createClient, type Outcome } from './client.js';
 import { DonationPool, MixSource, mandateBody, MIX, BATCH_ENTRIES, SPARE_PREFIX } from './mix.js';
@@ -41,6 +41,7 @@ async function main() {
   const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const workDir = mkdtempSync(join(tmpdir(), 'fundraiser-soak-'));
   const [loadAtStart] = loadavg();
+  buildService(repoRoot);
   const startedAt = new Date();
   const database = await createBenchDatabase(serverUrl, workDir);
   if (database.kind !== 'postgres') throw new Error('unreachable');
