@@ -84,7 +84,7 @@ function add(map: Map<string, number>, key: string, us: number) {
 function shortUrl(url: string): string {
   const i = url.lastIndexOf('node_modules/');
   if (i >= 0) return url.slice(i + 'node_modules/'.length);
-  const src = url.search(/\/(src|bench)\//);
+  const src = url.search(/\/(src|dist|bench)\//);
   return src >= 0 ? url.slice(src + 1) : url.replace(/^file:\/\//, '');
 }
 
