@@ -36,5 +36,5 @@ EXPOSE 3000
 # Readiness, not just liveness: database reachable and migrations current. Node's fetch: no curl in the slim image.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# The flags of package.json's start:prod: one V8 worker thread (see docs/deploy.md, "Memory").
+# The flags of package.json's start:prod: one V8 worker thread (see docs/deploy.md, "Node flags").
 CMD ["node", "--v8-pool-size=1", "dist/server.js"]

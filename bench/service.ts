@@ -43,10 +43,10 @@ export function buildService(repoRoot: string) {
 }
 
 /**
- * Starts the real service (the compiled build of buildService, as `npm start` runs it) on a free port against a fresh database, and
- * reads the demo partner's credentials from the banner it prints at first start. Only configuration is set: a
- * quota for the demo partners, the environment, the port and the database. LOG_LEVEL is the caller's (default
- * info, the service's default).
+ * Starts the real service (the compiled build of buildService, as `npm start` runs it) on a free port against a
+ * fresh database, and reads the demo partner's credentials from the banner it prints at first start. Only
+ * configuration is set: a quota for the demo partners, the environment, the port and the database. LOG_LEVEL is the
+ * caller's (default info, the service's default).
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { database } = options;

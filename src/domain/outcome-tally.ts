@@ -1,7 +1,6 @@
 import { OUTCOMES, type EntryResult, type EntryToReconcile, type Outcome } from './reconciliation.js';
 
-/** How many entries, and how many cents, a batch has in each outcome. */
-
+/** How many entries have each outcome. */
 export function countOutcomes(results: readonly { outcome: Outcome }[]): Record<Outcome, number> {
   const counts = byOutcome();
   for (const r of results) counts[r.outcome] += 1;

@@ -9,7 +9,10 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs `src/server.ts` through tsx, as `npm run dev` does, with `env` on top of the test's environment; PORT 0 by default. */
+/**
+ * Runs `src/server.ts` through tsx, as `npm run dev` does, with `env` on top of the test's environment; PORT 0 by
+ * default.
+ */
 export function startServerProcess(env: Record<string, string>, registry?: ChildProcess[]): ServerProcess {
   const started = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
