@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '../config.js';
 import { randomBase32 } from './reference-ids.js';
 
@@ -7,13 +7,24 @@ import { randomBase32 } from './reference-ids.js';
  * authentication cheap on every request. The prefix names the algorithm so that it can change later.
  */
 export function hashSecret(secret: string): string {
-  return `sha256$${createHash('sha256').update(secret, 'utf8').digest('hex')}`;
+  return `${HASH_PREFIX}${hash('sha256', secret, 'hex')}`;
 }
 
-export function secretMatches(secret: string, storedHash: string): boolean {
-  const actual = Buffer.from(hashSecret(secret));
-  const expected = Buffer.from(storedHash);
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+const HASH_PREFIX = 'sha256$';
+
+/**
+ * The digest a stored hash holds, decoded once so that each request compares bytes: the request path pays one
+ * SHA-256 and one constant-time comparison, no string building (bench profile: ~5 µs of GET /ping's CPU before).
+ * An unknown algorithm or a malformed value yields a digest no secret matches.
+ */
+export function storedDigest(storedHash: string): Buffer {
+  const hex = storedHash.startsWith(HASH_PREFIX) ? storedHash.slice(HASH_PREFIX.length) : '';
+  return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, 'hex') : Buffer.alloc(0);
+}
+
+export function secretMatches(secret: string, digest: Buffer): boolean {
+  const actual = hash('sha256', secret, 'buffer');
+  return actual.length === digest.length && timingSafeEqual(actual, digest);
 }
 
 /** Client ids name their environment, which helps support tell a pre-production pair from a live one. */

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Environment } from '../config.js';
-import { credentialRejection, secretMatches } from '../domain/credentials.js';
+import { credentialRejection, secretMatches, storedDigest } from '../domain/credentials.js';
 import type { Principal } from '../domain/principal.js';
 import type { CredentialRecord } from '../infrastructure/repositories/credentials.js';
 
@@ -16,13 +16,21 @@ export interface CredentialVerifierOptions {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** A credential row as cached (null: no such client id), with its stored digest decoded once. */
+interface Known {
+  record: CredentialRecord | null;
+  digest: Buffer;
+}
+
+const NO_DIGEST = Buffer.alloc(0);
+
 /**
  * Checks client_id/client_secret pairs. Credential rows are cached (hits and misses) for at most `cacheTtlMs`, so
  * authentication costs no database round trip on the hot path while a revocation still takes effect on every
  * instance within that bound. Time-based rules (rotation expiry) are evaluated on every request against `now()`.
  */
 export class CredentialVerifier {
-  private readonly cache: LRUCache<string, { record: CredentialRecord | null }>;
+  private readonly cache: LRUCache<string, Known>;
   private readonly touchedAt = new Map<string, number>();
 
   constructor(private readonly options: CredentialVerifierOptions) {
@@ -30,9 +38,9 @@ export class CredentialVerifier {
   }
 
   async verify(clientId: string, secret: string): Promise<{ principal: Principal } | { rejected: string }> {
-    const record = await this.lookup(clientId);
+    const { record, digest } = await this.lookup(clientId);
     if (!record) return { rejected: 'unknown client_id' };
-    if (!secretMatches(secret, record.secretHash)) return { rejected: 'wrong client_secret' };
+    if (!secretMatches(secret, digest)) return { rejected: 'wrong client_secret' };
     const now = this.options.now();
     const rejection = credentialRejection(record, this.options.environment, now);
     if (rejection) return { rejected: rejection };
@@ -56,14 +64,15 @@ export class CredentialVerifier {
     else this.cache.clear();
   }
 
-  private async lookup(clientId: string): Promise<CredentialRecord | null> {
+  private async lookup(clientId: string): Promise<Known> {
     if (this.options.cacheTtlMs > 0) {
       const cached = this.cache.get(clientId);
-      if (cached) return cached.record;
+      if (cached) return cached;
     }
     const record = (await this.options.load(clientId)) ?? null;
-    if (this.options.cacheTtlMs > 0) this.cache.set(clientId, { record });
-    return record;
+    const known = { record, digest: record ? storedDigest(record.secretHash) : NO_DIGEST };
+    if (this.options.cacheTtlMs > 0) this.cache.set(clientId, known);
+    return known;
   }
 
   /** last_used_at is kept to the minute: one write per credential per minute, off the request path. */
