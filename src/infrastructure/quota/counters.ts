@@ -5,7 +5,7 @@ import { incrementQuotaCounter } from '../repositories/quota-counters.js';
 
 /**
  * Where the shared quota counts live: adds `requests` to a window's count and returns the total of all instances.
- * The quota store adds up the checks that arrive together (coalesce-increments.ts) and sends them as one.
+ * The quota store claims tokens ahead and adds up the checks that arrive together (token-leases.ts).
  */
 export interface QuotaCounter {
   readonly backend: 'postgres' | 'redis';

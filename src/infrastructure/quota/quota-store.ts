@@ -1,6 +1,6 @@
 import CircuitBreaker from 'opossum';
 import type { QuotaCounter } from './counters.js';
-import { coalesceIncrements } from './coalesce-increments.js';
+import { TokenLeases } from './token-leases.js';
 import { LocalWindowCounts } from './process-quota-store.js';
 
 export interface QuotaStoreOptions {
@@ -30,9 +30,9 @@ export interface QuotaStoreState {
 
 export type RateLimitCallback = (err: Error | null, result: { current: number; ttl: number }) => void;
 
-/** The store interface of @fastify/rate-limit (`incr(key, cb, timeWindow)` and `child()`), and its state. */
+/** The store interface of @fastify/rate-limit (`incr(key, cb, timeWindow, max)` and `child()`), and its state. */
 export interface QuotaStore {
-  incr(key: string, callback: RateLimitCallback, timeWindow: number): void;
+  incr(key: string, callback: RateLimitCallback, timeWindow: number, max: number): void;
   child(): QuotaStore;
   state(): QuotaStoreState;
   stop(): void;
@@ -52,8 +52,8 @@ const FAILURES_IN_A_ROW_TO_OPEN = 10;
  */
 export class SharedQuotaStore implements QuotaStore {
   private readonly breaker: CircuitBreaker<[string, number, number, number], number>;
-  /** One increment in flight per window, through the breaker: concurrent checks share it (and its timeout). */
-  private readonly increment: (key: string, windowStart: number, windowMs: number) => Promise<number>;
+  /** Tokens claimed from the shared counter through the breaker, one statement in flight per window. */
+  private readonly leases: TokenLeases;
   private readonly local = new LocalWindowCounts();
   private readonly now: () => number;
   private fallbackDecisions = 0;
@@ -73,9 +73,13 @@ export class SharedQuotaStore implements QuotaStore {
       rollingCountTimeout: 1000,
       rollingCountBuckets: 10,
     });
-    // Every request of a partner updates one counter: concurrent checks share a round trip rather than queue on
-    // the row's lock (PostgreSQL) or pay one each (Redis), and the breaker times the shared one.
-    this.increment = coalesceIncrements((key, start, ms, requests) => this.breaker.fire(key, start, ms, requests));
+    // Every request of a partner updates one counter: checks are answered from tokens claimed ahead, or share a
+    // round trip, rather than queue on the row's lock (PostgreSQL) or pay one each (Redis); the breaker times it.
+    this.leases = new TokenLeases(
+      (key, start, ms, requests) => this.breaker.fire(key, start, ms, requests),
+      undefined,
+      this.now,
+    );
     // A failed probe re-opens the breaker every `retryAfterMs`: tell only the changes.
     let told: QuotaStoreMode = 'shared';
     const tell = (mode: QuotaStoreMode) => () => {
@@ -86,14 +90,16 @@ export class SharedQuotaStore implements QuotaStore {
     this.breaker.on('close', tell('shared'));
   }
 
-  incr(key: string, callback: RateLimitCallback, timeWindow: number): void {
+  incr(key: string, callback: RateLimitCallback, timeWindow: number, max: number): void {
     const now = this.now();
     const windowStart = Math.floor(now / timeWindow) * timeWindow;
     const ttl = windowStart + timeWindow - now;
     // While open, skip the breaker's own rejection (an Error with a stack per request); its timer still moves it to
     // half-open, and the next request then probes the shared store.
     if (this.breaker.opened) return callback(null, { current: this.countLocally(key, windowStart), ttl });
-    this.increment(key, windowStart, timeWindow).then(
+    const taken = this.leases.take(key, windowStart, timeWindow, max);
+    if (typeof taken === 'number') return callback(null, { current: taken, ttl });
+    taken.then(
       (current) => {
         this.failuresInARow = 0;
         callback(null, { current, ttl });
@@ -121,6 +127,7 @@ export class SharedQuotaStore implements QuotaStore {
 
   stop(): void {
     this.breaker.shutdown();
+    this.leases.clear();
   }
 
   /** Scaled by the divisor, so the rate-limit plugin's comparison with the partner's quota applies the share. */
