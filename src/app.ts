@@ -174,8 +174,9 @@ async function addRequestAccounting(app: App, deps: AppDeps, now: () => Date) {
   });
   const lifecycle = deps.lifecycle;
   if (lifecycle)
-    app.addHook('onSend', async (_request, reply) => {
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (lifecycle.closingConnections) reply.header('connection', 'close');
+      done(null, payload);
     });
   app.decorate('credentialVerifier', verifier);
 

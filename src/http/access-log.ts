@@ -19,15 +19,23 @@ export class AccessLog extends LogController {
 
   override incomingRequest(): void {}
 
+  private writesDebug(): boolean {
+    const log = this.unredacted as (FastifyBaseLogger & { isLevelEnabled?(level: string): boolean }) | null;
+    return log?.isLevelEnabled?.('debug') ?? true;
+  }
+
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
     const responseTime = reply.elapsedTime;
+    const atInfo = reply.statusCode >= 400 || responseTime >= SLOW_REQUEST_MS;
+    // The common case at the default level: a quick success, written only at debug; no line is built for it.
+    if (!error && !atInfo && !this.writesDebug()) return;
     const who = { partnerId: request.principal?.partnerId, correlationId: request.correlationId };
     if (error)
       return reply.log.error({ req: request, res: reply, err: error, responseTime, ...who }, 'request errored');
     const log = this.unredacted ?? reply.log;
     const line = { reqId: request.id, req: request, res: reply, responseTime, ...who };
-    if (reply.statusCode >= 400 || responseTime >= SLOW_REQUEST_MS) log.info(line, 'request completed');
+    if (atInfo) log.info(line, 'request completed');
     else log.debug(line, 'request completed');
   }
 }

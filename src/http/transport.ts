@@ -125,9 +125,10 @@ export function routeTable(app: FastifyInstance, config: Config) {
       .join('/');
     patterns.push({ pattern: new RegExp(`^${source}/?$`), methods: new Set(methods) });
   });
-  app.addHook('onRequest', async (request) => {
-    if (request.url.length > config.MAX_URL_LENGTH)
-      throw new ApiError('URI_TOO_LONG', `The URL is longer than ${config.MAX_URL_LENGTH} characters`);
+  // Callback style, as every hook whose work is synchronous: an async hook costs a promise and a turn per request.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.url.length <= config.MAX_URL_LENGTH) return done();
+    done(new ApiError('URI_TOO_LONG', `The URL is longer than ${config.MAX_URL_LENGTH} characters`));
   });
   return (path: string): string[] => {
     const allowed = new Set<string>();

@@ -24,6 +24,8 @@ interface Known {
 
 const NO_DIGEST = Buffer.alloc(0);
 
+export type Verdict = { principal: Principal } | { rejected: string };
+
 /**
  * Checks client_id/client_secret pairs. Credential rows are cached (hits and misses) for at most `cacheTtlMs`, so
  * authentication costs no database round trip on the hot path while a revocation still takes effect on every
@@ -37,8 +39,17 @@ export class CredentialVerifier {
     this.cache = new LRUCache({ max: 10_000, ttl: Math.max(1, options.cacheTtlMs), ttlAutopurge: false });
   }
 
-  async verify(clientId: string, secret: string): Promise<{ principal: Principal } | { rejected: string }> {
-    const { record, digest } = await this.lookup(clientId);
+  /**
+   * The principal of a valid pair, or why it is refused. Answered at once (no promise) when the credential's row is
+   * cached, as it is for nearly every request: the request path then costs no turn of the event loop.
+   */
+  verify(clientId: string, secret: string): Verdict | Promise<Verdict> {
+    const cached = this.options.cacheTtlMs > 0 ? this.cache.get(clientId) : undefined;
+    if (cached) return this.judge(clientId, secret, cached);
+    return this.load(clientId).then((known) => this.judge(clientId, secret, known));
+  }
+
+  private judge(clientId: string, secret: string, { record, digest }: Known): Verdict {
     if (!record) return { rejected: 'unknown client_id' };
     if (!secretMatches(secret, digest)) return { rejected: 'wrong client_secret' };
     const now = this.options.now();
@@ -64,11 +75,7 @@ export class CredentialVerifier {
     else this.cache.clear();
   }
 
-  private async lookup(clientId: string): Promise<Known> {
-    if (this.options.cacheTtlMs > 0) {
-      const cached = this.cache.get(clientId);
-      if (cached) return cached;
-    }
+  private async load(clientId: string): Promise<Known> {
     const record = (await this.options.load(clientId)) ?? null;
     const known = { record, digest: record ? storedDigest(record.secretHash) : NO_DIGEST };
     if (this.options.cacheTtlMs > 0) this.cache.set(clientId, known);

@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 import { sameSecret } from '../../domain/constant-time.js';
 import { ApiError } from '../../errors.js';
 import type { AuthThrottle } from '../../services/auth-throttle.js';
-import type { CredentialVerifier } from '../../services/credential-verifier.js';
+import type { CredentialVerifier, Verdict } from '../../services/credential-verifier.js';
+import type { Principal } from '../../domain/principal.js';
 
 export interface AuthenticateOptions {
   verifier: CredentialVerifier;
@@ -21,28 +22,61 @@ const unauthorized = () => new ApiError('UNAUTHORIZED', 'Invalid or missing clie
 export const authenticatePlugin = fp<AuthenticateOptions>(
   async (app: FastifyInstance, { verifier, requireBasic, throttle }) => {
     app.decorateRequest('principal', null);
-    app.addHook('onRequest', async (request) => {
-      if (request.routeOptions.config?.public || !request.routeOptions.url) return;
-      const clientId = header(request, 'client_id');
-      const clientSecret = header(request, 'client_secret');
-      // A locked-out client id or address is refused before its secret is even looked at.
-      const retryAfter = throttle.retryAfterSeconds(clientId, request.ip);
-      if (retryAfter !== null)
-        throw new ApiError('AUTHENTICATION_THROTTLED', `Too many failed authentications; retry in ${retryAfter} s`, {
-          'retry-after': String(retryAfter),
-        });
-      const basic = basicCredentials(request);
-      if (!clientId || !clientSecret) throw await failure(request, throttle, clientId, 'missing credentials');
-      if (basic === 'malformed' || (basic && !(basic.id === clientId && sameSecret(basic.secret, clientSecret))))
-        throw await failure(request, throttle, clientId, 'Authorization header does not match');
-      if (requireBasic && !basic) throw await failure(request, throttle, clientId, 'Authorization header required');
-      const result = await verifier.verify(clientId, clientSecret);
-      if ('rejected' in result) throw await failure(request, throttle, clientId, result.rejected);
-      request.principal = result.principal;
+    // Callback style: a request whose credential is cached is checked without a promise or a turn of the loop.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.routeOptions.config?.public || !request.routeOptions.url) return done();
+      let outcome: Principal | Promise<Principal>;
+      try {
+        outcome = authenticate(request, { verifier, requireBasic, throttle });
+      } catch (err) {
+        return done(err as Error);
+      }
+      if (!(outcome instanceof Promise)) {
+        request.principal = outcome;
+        return done();
+      }
+      outcome.then((principal) => {
+        request.principal = principal;
+        done();
+      }, done);
     });
   },
   { name: 'authenticate', dependencies: ['correlation-id'] },
 );
+
+/** The request's principal, or the one refusal every failure gets (thrown, or as the promise's rejection). */
+function authenticate(
+  request: FastifyRequest,
+  { verifier, requireBasic, throttle }: AuthenticateOptions,
+): Principal | Promise<Principal> {
+  const clientId = header(request, 'client_id');
+  const clientSecret = header(request, 'client_secret');
+  // A locked-out client id or address is refused before its secret is even looked at.
+  const retryAfter = throttle.retryAfterSeconds(clientId, request.ip);
+  if (retryAfter !== null)
+    throw new ApiError('AUTHENTICATION_THROTTLED', `Too many failed authentications; retry in ${retryAfter} s`, {
+      'retry-after': String(retryAfter),
+    });
+  const basic = basicCredentials(request);
+  if (!clientId || !clientSecret) return refuse(request, throttle, clientId, 'missing credentials');
+  if (basic === 'malformed' || (basic && !(basic.id === clientId && sameSecret(basic.secret, clientSecret))))
+    return refuse(request, throttle, clientId, 'Authorization header does not match');
+  if (requireBasic && !basic) return refuse(request, throttle, clientId, 'Authorization header required');
+  const verdict = verifier.verify(clientId, clientSecret);
+  const decide = (v: Verdict): Principal | Promise<Principal> =>
+    'rejected' in v ? refuse(request, throttle, clientId, v.rejected) : v.principal;
+  return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
+}
+
+/** A failure, once logged and counted (the throttle): a promise rejected with the one 401 answer. */
+async function refuse(
+  request: FastifyRequest,
+  throttle: AuthThrottle,
+  clientId: string | undefined,
+  reason: string,
+): Promise<never> {
+  throw await failure(request, throttle, clientId, reason);
+}
 
 /** Logs and counts a failed authentication (the throttle), then gives the one answer every failure gets. */
 async function failure(request: FastifyRequest, throttle: AuthThrottle, clientId: string | undefined, reason: string) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../../errors.js';
 import type { ChannelDirectory } from '../../services/channel-directory.js';
@@ -11,27 +11,38 @@ import type { ChannelDirectory } from '../../services/channel-directory.js';
  */
 export const channelAccessPlugin = fp<{ channels: ChannelDirectory }>(
   async (app: FastifyInstance, { channels }) => {
-    app.addHook('preValidation', async (request) => {
+    app.addHook('preValidation', (request, _reply, done) => {
       const where = request.routeOptions.config?.channelFrom ?? 'none';
-      if (where === 'none' || !request.principal) return;
+      if (where === 'none' || !request.principal) return done();
       const container = where === 'query' ? request.query : (request.body as { source?: unknown } | undefined)?.source;
       const channel = (container as { channel?: unknown } | undefined)?.channel;
-      if (typeof channel !== 'string' || channel === '') return;
-      if (request.principal.channels.has(channel)) return;
-      const known = await channels.list();
-      if (!known.includes(channel)) {
-        const field = where === 'query' ? 'query.channel' : 'source.channel';
-        const cause = `${field}: must be one of ${known.map((c) => JSON.stringify(c)).join(', ')}`;
-        request.deferredValidationCauses = [...(request.deferredValidationCauses ?? []), cause];
-        return;
-      }
-      throw new ApiError('UNAUTHORIZED', `No access to the operation for channel ${JSON.stringify(channel)}`);
+      if (typeof channel !== 'string' || channel === '') return done();
+      if (request.principal.channels.has(channel)) return done();
+      // A channel the partner was not issued: the directory says whether it exists at all (rare, so async here).
+      refuseChannel(request, where, channel, channels).then(() => done(), done);
     });
     // The schema found nothing else: the held-back findings answer alone.
-    app.addHook('preHandler', async (request) => {
+    app.addHook('preHandler', (request, _reply, done) => {
       const causes = request.deferredValidationCauses;
-      if (causes?.length) throw new ApiError('VALIDATION', causes.join('; '));
+      done(causes?.length ? new ApiError('VALIDATION', causes.join('; ')) : undefined);
     });
   },
   { name: 'channel-access', dependencies: ['authenticate'] },
 );
+
+/** Holds back "no such channel" for the schema's findings, or refuses a channel of another partner's. */
+async function refuseChannel(
+  request: FastifyRequest,
+  where: string,
+  channel: string,
+  channels: ChannelDirectory,
+): Promise<void> {
+  const known = await channels.list();
+  if (!known.includes(channel)) {
+    const field = where === 'query' ? 'query.channel' : 'source.channel';
+    const cause = `${field}: must be one of ${known.map((c) => JSON.stringify(c)).join(', ')}`;
+    request.deferredValidationCauses = [...(request.deferredValidationCauses ?? []), cause];
+    return;
+  }
+  throw new ApiError('UNAUTHORIZED', `No access to the operation for channel ${JSON.stringify(channel)}`);
+}

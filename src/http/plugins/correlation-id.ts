@@ -11,20 +11,23 @@ import { customFormats } from '../schemas/formats.js';
 export const correlationIdPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('correlationId', '');
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', (request, reply, done) => {
       const header = request.headers['x-correlation-id'];
       const value = Array.isArray(header) ? header[0] : header;
-      if (value && customFormats.uuid(value)) {
+      // Fastify's request id is this header when it is a UUID (app.ts, genReqId): checked there already.
+      if (value && (value === request.id || customFormats.uuid(value))) {
         request.correlationId = value;
         reply.header('x-correlation-id', value);
-        return;
+        return done();
       }
       request.correlationId = randomUUID();
       // Public pages (the OpenAPI document, the sandbox's hosted mandate page) are opened by browsers and tools.
-      if (request.routeOptions.config?.public) return;
-      throw new ApiError(
-        'VALIDATION',
-        value ? 'header X-Correlation-ID: must be a UUID' : 'header X-Correlation-ID: is required',
+      if (request.routeOptions.config?.public) return done();
+      done(
+        new ApiError(
+          'VALIDATION',
+          value ? 'header X-Correlation-ID: must be a UUID' : 'header X-Correlation-ID: is required',
+        ),
       );
     });
   },

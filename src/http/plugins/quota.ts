@@ -25,8 +25,9 @@ export const quotaPlugin = fp<{ store: QuotaStore }>(
       ...counting,
       keyGenerator: (request) => request.principal?.partnerId ?? 'anonymous',
       allowList: (request) => request.principal === null,
-      max: async (request) => request.principal?.quotaLimit ?? 1,
-      timeWindow: async (request) => (request.principal?.quotaWindowSeconds ?? 60) * 1000,
+      // Plain functions: the plugin awaits them either way, and an async one would cost a promise per request.
+      max: (request) => request.principal?.quotaLimit ?? 1,
+      timeWindow: (request) => (request.principal?.quotaWindowSeconds ?? 60) * 1000,
       errorResponseBuilder: (request, context) =>
         new ApiError(
           'RATE_LIMIT',

@@ -95,12 +95,13 @@ export const securityHeadersPlugin = fp<SecurityHeadersOptions>(
       reply.headers(fixed);
       done();
     });
-    app.addHook('onSend', async (request, reply) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       const type = reply.getHeader('content-type');
       const html = typeof type === 'string' && type.startsWith('text/html');
       const hashes = request.routeOptions.config?.pageStyleHashes;
       reply.header('content-security-policy', html ? htmlPagePolicy(hashes) : API_POLICY);
+      done(null, payload);
     });
     if (corsAllowedOrigins.length > 0)
       await app.register(cors, {
