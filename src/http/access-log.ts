@@ -19,9 +19,11 @@ export class AccessLog extends LogController {
 
   override incomingRequest(): void {}
 
+  /** Whether pino writes debug lines (a logger without isLevelEnabled, Fastify's silent one, is asked nothing). */
   private writesDebug(): boolean {
-    const log = this.unredacted as (FastifyBaseLogger & { isLevelEnabled?(level: string): boolean }) | null;
-    return log?.isLevelEnabled?.('debug') ?? true;
+    const log = this.unredacted;
+    if (!log || !('isLevelEnabled' in log) || typeof log.isLevelEnabled !== 'function') return true;
+    return (log.isLevelEnabled as (level: string) => boolean).call(log, 'debug');
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
