@@ -18,6 +18,21 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+/** A partner with `limit` requests an hour, and a credential of it. */
+async function partnerWithQuota(name: string, limit: number): Promise<{ partnerId: string; caller: Caller }> {
+  const partner = await insertPartner(t.db, {
+    name,
+    channels: ['Storefront App'],
+    quotaLimit: limit,
+    quotaWindowSeconds: 3600,
+  });
+  return { partnerId: partner.id, caller: await issueCredential(t.db, partner.id, 'sit') };
+}
+
+/** The partner's one shared counter (PostgreSQL). */
+const counterOf = (partnerId: string) =>
+  t.db.selectFrom('quota_counters').select('count').where('partner_id', '=', partnerId).executeTakeFirstOrThrow();
+
 describe('per-partner quota (section 8, DESIGN.md §15)', () => {
   it('counts requests with X-RateLimit-* headers, then answers 429 with Retry-After', async () => {
     const ok = await t.get('/ping', { as: limited });
@@ -61,13 +76,7 @@ describe('per-partner quota (section 8, DESIGN.md §15)', () => {
   it.runIf(usingPostgres())(
     "claims a busy partner's tokens ahead: fewer writes than requests, every count still handed out once",
     async () => {
-      const partner = await insertPartner(t.db, {
-        name: 'Busy partner',
-        channels: ['Storefront App'],
-        quotaLimit: 100_000,
-        quotaWindowSeconds: 3600,
-      });
-      const busy = await issueCredential(t.db, partner.id, 'sit');
+      const { partnerId, caller: busy } = await partnerWithQuota('Busy partner', 100_000);
       const answers = [];
       for (let wave = 0; wave < 20; wave += 1)
         answers.push(...(await Promise.all(Array.from({ length: 20 }, () => t.get('/ping', { as: busy })))));
@@ -75,11 +84,7 @@ describe('per-partner quota (section 8, DESIGN.md §15)', () => {
       const remaining = answers.map((a) => Number(a.headers['x-ratelimit-remaining']));
       expect(new Set(remaining).size).toBe(400);
       expect(Math.max(...remaining)).toBe(100_000 - 1);
-      const row = await t.db
-        .selectFrom('quota_counters')
-        .select('count')
-        .where('partner_id', '=', partner.id)
-        .executeTakeFirstOrThrow();
+      const row = await counterOf(partnerId);
       // Claimed ahead beyond the 400 answered, never more than 1/32 of what was left at a claim.
       expect(row.count).toBeGreaterThan(400);
       expect(row.count).toBeLessThanOrEqual(400 + 100_000 / 32);
@@ -88,13 +93,7 @@ describe('per-partner quota (section 8, DESIGN.md §15)', () => {
   );
 
   it('stays exact under a burst: concurrent checks added together still get one count each', async () => {
-    const partner = await insertPartner(t.db, {
-      name: 'Burst partner',
-      channels: ['Storefront App'],
-      quotaLimit: 25,
-      quotaWindowSeconds: 3600,
-    });
-    const burst = await issueCredential(t.db, partner.id, 'sit');
+    const { partnerId, caller: burst } = await partnerWithQuota('Burst partner', 25);
     const answers = await Promise.all(Array.from({ length: 40 }, () => t.get('/ping', { as: burst })));
     const accepted = answers.filter((a) => a.statusCode === 200);
     expect(accepted).toHaveLength(25);
@@ -103,12 +102,7 @@ describe('per-partner quota (section 8, DESIGN.md §15)', () => {
     const remaining = accepted.map((a) => Number(a.headers['x-ratelimit-remaining'])).sort((a, b) => a - b);
     expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => i));
     if (!usingPostgres()) return;
-    const row = await t.db
-      .selectFrom('quota_counters')
-      .select('count')
-      .where('partner_id', '=', partner.id)
-      .executeTakeFirstOrThrow();
-    expect(row.count).toBe(40);
+    expect((await counterOf(partnerId)).count).toBe(40);
   });
 
   it.skipIf(usingPostgres())(
