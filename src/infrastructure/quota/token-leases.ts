@@ -13,7 +13,7 @@ export interface LeaseSettings {
   headroomShare: number;
 }
 
-export const DEFAULT_LEASE_SETTINGS: LeaseSettings = { leaseMs: 25, maxLease: 1000, headroomShare: 32 };
+const DEFAULT_LEASE_SETTINGS: LeaseSettings = { leaseMs: 25, maxLease: 1000, headroomShare: 32 };
 
 interface Waiter {
   resolve(count: number): void;
