@@ -16,13 +16,11 @@ export interface CredentialVerifierOptions {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** A credential row as cached (null: no such client id), with its stored digest decoded once. */
-interface Known {
-  record: CredentialRecord | null;
-  digest: Buffer;
-}
-
-const NO_DIGEST = Buffer.alloc(0);
+/**
+ * A credential row as cached (null: no such client id), with what every request of it needs made once: its stored
+ * digest decoded and its principal (nothing mutates a principal).
+ */
+type Known = { record: null } | { record: CredentialRecord; digest: Buffer; principal: Principal };
 
 export type Verdict = { principal: Principal } | { rejected: string };
 
@@ -49,24 +47,15 @@ export class CredentialVerifier {
     return this.load(clientId).then((known) => this.judge(clientId, secret, known));
   }
 
-  private judge(clientId: string, secret: string, { record, digest }: Known): Verdict {
-    if (!record) return { rejected: 'unknown client_id' };
+  private judge(clientId: string, secret: string, known: Known): Verdict {
+    if (!known.record) return { rejected: 'unknown client_id' };
+    const { record, digest, principal } = known;
     if (!secretMatches(secret, digest)) return { rejected: 'wrong client_secret' };
     const now = this.options.now();
     const rejection = credentialRejection(record, this.options.environment, now);
     if (rejection) return { rejected: rejection };
     this.recordUse(clientId, now);
-    return {
-      principal: {
-        partnerId: record.partnerId,
-        partnerName: record.partnerName,
-        clientId: record.clientId,
-        environment: record.environment,
-        channels: new Set(record.channels),
-        quotaLimit: record.quotaLimit,
-        quotaWindowSeconds: record.quotaWindowSeconds,
-      },
-    };
+    return { principal };
   }
 
   /** Forgets cached rows, e.g. after this process changed a credential. */
@@ -77,7 +66,9 @@ export class CredentialVerifier {
 
   private async load(clientId: string): Promise<Known> {
     const record = (await this.options.load(clientId)) ?? null;
-    const known = { record, digest: record ? storedDigest(record.secretHash) : NO_DIGEST };
+    const known: Known = record
+      ? { record, digest: storedDigest(record.secretHash), principal: principalOf(record) }
+      : { record: null };
     if (this.options.cacheTtlMs > 0) this.cache.set(clientId, known);
     return known;
   }
@@ -89,4 +80,16 @@ export class CredentialVerifier {
     this.touchedAt.set(clientId, now.getTime());
     this.options.touch(clientId, now).catch((err) => this.options.onTouchError?.(err));
   }
+}
+
+function principalOf(record: CredentialRecord): Principal {
+  return {
+    partnerId: record.partnerId,
+    partnerName: record.partnerName,
+    clientId: record.clientId,
+    environment: record.environment,
+    channels: new Set(record.channels),
+    quotaLimit: record.quotaLimit,
+    quotaWindowSeconds: record.quotaWindowSeconds,
+  };
 }

@@ -68,21 +68,16 @@ function authenticate(
   return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
 }
 
-/** A failure, once logged and counted (the throttle): a promise rejected with the one 401 answer. */
+/** Logs and counts a failed authentication (the throttle), then refuses with the one answer every failure gets. */
 async function refuse(
   request: FastifyRequest,
   throttle: AuthThrottle,
   clientId: string | undefined,
   reason: string,
 ): Promise<never> {
-  throw await failure(request, throttle, clientId, reason);
-}
-
-/** Logs and counts a failed authentication (the throttle), then gives the one answer every failure gets. */
-async function failure(request: FastifyRequest, throttle: AuthThrottle, clientId: string | undefined, reason: string) {
   request.log.info({ clientId, reason }, 'authentication failed');
   await throttle.recordFailure(clientId, request.ip);
-  return unauthorized();
+  throw unauthorized();
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
