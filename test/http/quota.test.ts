@@ -48,8 +48,15 @@ describe('per-partner quota (section 8, DESIGN.md §15)', () => {
       method: '/ping',
       error: { code: 'FUNDRAISER:RATE_LIMIT', message: 'Request quota exhausted' },
     });
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    expect(refused.headers['x-ratelimit-limit']).toBe('3');
+    expect(refused.headers['x-ratelimit-reset']).toBe(String(retryAfter));
+    // The cause names the quota and the same wait as Retry-After.
+    expect(refused.json().error.cause).toMatch(
+      new RegExp(`^Quota of 3 requests per \\d+ s exhausted; retry in ${retryAfter} seconds?$`),
+    );
   });
 
   it('is per partner: another partner is unaffected', async () => {

@@ -1,4 +1,4 @@
-import type { QuotaStore, QuotaStoreState, RateLimitCallback } from './quota-store.js';
+import type { QuotaCount, QuotaStore, QuotaStoreState } from './quota-store.js';
 
 /**
  * Fixed-window request counts held in this process, one window per key: a new window replaces the last, so the map
@@ -38,14 +38,10 @@ export class ProcessQuotaStore implements QuotaStore {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  incr(key: string, callback: RateLimitCallback, timeWindow: number): void {
+  incr(key: string, callback: (count: QuotaCount) => void, timeWindow: number): void {
     const now = this.now();
     const start = Math.floor(now / timeWindow) * timeWindow;
-    callback(null, { current: this.counts.add(key, start), ttl: start + timeWindow - now });
-  }
-
-  child(): this {
-    return this;
+    callback({ current: this.counts.add(key, start), ttl: start + timeWindow - now });
   }
 
   state(): QuotaStoreState {

@@ -28,12 +28,18 @@ export interface QuotaStoreState {
   fallbackDecisions: number;
 }
 
-export type RateLimitCallback = (err: Error | null, result: { current: number; ttl: number }) => void;
+/** A request counted: its place in the window (1 for the first) and the milliseconds left of the window. */
+export interface QuotaCount {
+  current: number;
+  ttl: number;
+}
 
-/** The store interface of @fastify/rate-limit (`incr(key, cb, timeWindow, max)` and `child()`), and its state. */
+/**
+ * Counts requests per key in fixed windows (the quota plugin's store). The callback is called exactly once, at once
+ * when the count is known without I/O; a store never fails a request (it falls back to counting in the process).
+ */
 export interface QuotaStore {
-  incr(key: string, callback: RateLimitCallback, timeWindow: number, max: number): void;
-  child(): QuotaStore;
+  incr(key: string, callback: (count: QuotaCount) => void, timeWindow: number, max: number): void;
   state(): QuotaStoreState;
   stop(): void;
 }
@@ -47,8 +53,7 @@ const FAILURES_IN_A_ROW_TO_OPEN = 10;
  * dominate the breaker opens and the shared store is not called at all (no request waits on a dead dependency)
  * until a probe every `retryAfterMs` finds it back. A quota outage never becomes an API outage, and quotas stay
  * enforced per instance meanwhile.
- *
- * Implements the store interface of @fastify/rate-limit (`incr(key, cb, timeWindow)` and `child()`).
+
  */
 export class SharedQuotaStore implements QuotaStore {
   private readonly breaker: CircuitBreaker<[string, number, number, number], number>;
@@ -90,31 +95,27 @@ export class SharedQuotaStore implements QuotaStore {
     this.breaker.on('close', tell('shared'));
   }
 
-  incr(key: string, callback: RateLimitCallback, timeWindow: number, max: number): void {
+  incr(key: string, callback: (count: QuotaCount) => void, timeWindow: number, max: number): void {
     const now = this.now();
     const windowStart = Math.floor(now / timeWindow) * timeWindow;
     const ttl = windowStart + timeWindow - now;
     // While open, skip the breaker's own rejection (an Error with a stack per request); its timer still moves it to
     // half-open, and the next request then probes the shared store.
-    if (this.breaker.opened) return callback(null, { current: this.countLocally(key, windowStart), ttl });
+    if (this.breaker.opened) return callback({ current: this.countLocally(key, windowStart), ttl });
     const taken = this.leases.take(key, windowStart, timeWindow, max);
-    if (typeof taken === 'number') return callback(null, { current: taken, ttl });
+    if (typeof taken === 'number') return callback({ current: taken, ttl });
     taken.then(
       (current) => {
         this.failuresInARow = 0;
-        callback(null, { current, ttl });
+        callback({ current, ttl });
       },
       () => {
         // The rolling error rate alone would wait for a busy second's successes to age out of the window.
         this.failuresInARow += 1;
         if (this.failuresInARow >= FAILURES_IN_A_ROW_TO_OPEN && this.breaker.closed) this.breaker.open();
-        callback(null, { current: this.countLocally(key, windowStart), ttl });
+        callback({ current: this.countLocally(key, windowStart), ttl });
       },
     );
-  }
-
-  child(): this {
-    return this;
   }
 
   state(): QuotaStoreState {
@@ -130,7 +131,7 @@ export class SharedQuotaStore implements QuotaStore {
     this.leases.clear();
   }
 
-  /** Scaled by the divisor, so the rate-limit plugin's comparison with the partner's quota applies the share. */
+  /** Scaled by the divisor, so the quota plugin's comparison with the partner's quota applies the share. */
   private countLocally(key: string, windowStart: number): number {
     this.fallbackDecisions += 1;
     return this.local.add(key, windowStart) * this.options.fallbackDivisor;
