@@ -28,6 +28,15 @@ declare module 'autocannon' {
     pipelining?: number;
     requests?: Request[];
     headers?: Record<string, string>;
+    /** Hand back the raw run (encoded histograms) for `aggregateResult` to merge with others. */
+    skipAggregateResult?: boolean;
+  }
+
+  /** A run made with `skipAggregateResult`: only to be merged by `aggregateResult`. */
+  export interface RawResult {
+    totalCompletedRequests: number;
+    /** Seconds the run lasted. */
+    duration: number;
   }
 
   export interface Histogram {
@@ -52,5 +61,11 @@ declare module 'autocannon' {
   }
 
   /** A thenable tracker (an EventEmitter with `then`). */
-  export default function autocannon(options: Options): PromiseLike<Result> & { stop(): void };
+  function autocannon(options: Options & { skipAggregateResult: true }): PromiseLike<RawResult> & { stop(): void };
+  function autocannon(options: Options): PromiseLike<Result> & { stop(): void };
+  namespace autocannon {
+    /** Merges raw runs (their latency histograms, counts and per-second samples) into one result. */
+    function aggregateResult(results: RawResult[], options: Pick<Options, 'url' | 'connections'>): Result;
+  }
+  export default autocannon;
 }

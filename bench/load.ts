@@ -1,4 +1,4 @@
-import autocannon, { type Request, type Result } from 'autocannon';
+import autocannon, { type RawResult, type Request, type Result } from 'autocannon';
 import { cpuSeconds } from './process-cpu.js';
 
 export interface LoadSpec {
@@ -36,6 +36,54 @@ export async function measure(
   const cpuUsPerRequest =
     cpuBefore !== null && cpuAfter !== null && requests > 0 ? ((cpuAfter - cpuBefore) * 1e6) / requests : null;
   return { ...summarise(result), cpuUsPerRequest };
+}
+
+/**
+ * One run of a workload beside its baseline, for their ratio: after a warm-up of each, `slices` short measurements
+ * of each in turn (service, baseline, service, …), merged per side (latency histograms included). The machine's
+ * speed drifts over seconds (two virtual cores on a shared host): ratios of back-to-back 6-second blocks of the same
+ * build spread from 0.47 to 0.71 within one run; in short alternating slices both sides meet the same moments. CPU
+ * per request is counted over the measured slices only.
+ */
+export async function measurePair(
+  sides: [LoadSpec & { pid: number }, LoadSpec & { pid: number }],
+  timing: { warmupSeconds: number; seconds: number },
+  slices: number,
+): Promise<[LoadResult, LoadResult]> {
+  for (const side of sides) if (timing.warmupSeconds > 0) await run(side, { duration: timing.warmupSeconds });
+  const raw: [RawResult[], RawResult[]] = [[], []];
+  const cpu = [0, 0];
+  const sliceSeconds = timing.seconds / slices;
+  for (let slice = 0; slice < slices; slice += 1)
+    for (const [i, side] of sides.entries()) {
+      const before = cpuSeconds(side.pid);
+      raw[i]!.push(await runRaw(side, sliceSeconds));
+      const after = cpuSeconds(side.pid);
+      if (before !== null && after !== null) cpu[i]! += after - before;
+    }
+  const merged = sides.map((side, i) => {
+    const result = autocannon.aggregateResult(raw[i]!, { url: side.origin, connections: side.connections });
+    const requests = raw[i]!.reduce((n, r) => n + r.totalCompletedRequests, 0);
+    const seconds = raw[i]!.reduce((n, r) => n + r.duration, 0);
+    // The merged result has no per-second rate (autocannon samples it in the run): the slices' total over their time.
+    return {
+      ...summarise(result),
+      rps: requests / seconds,
+      cpuUsPerRequest: requests > 0 ? (cpu[i]! * 1e6) / requests : null,
+    };
+  });
+  return [merged[0]!, merged[1]!];
+}
+
+function runRaw(spec: LoadSpec, seconds: number): PromiseLike<RawResult> {
+  return autocannon({
+    url: spec.origin,
+    connections: spec.connections,
+    timeout: 10,
+    requests: [spec.request],
+    duration: seconds,
+    skipAggregateResult: true,
+  });
 }
 
 /** Exactly `amount` requests, as fast as the service takes them (used to create data). */

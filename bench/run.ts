@@ -23,7 +23,16 @@ import {
   type BatchThroughputResult,
 } from './batch-throughput.js';
 import { createBenchDatabase, type BenchDatabase } from './database.js';
-import { measure, medianOf, pairedRatio, send, type LoadResult, type LoadSpec, type Measured } from './load.js';
+import {
+  measure,
+  measurePair,
+  medianOf,
+  pairedRatio,
+  send,
+  type LoadResult,
+  type LoadSpec,
+  type Measured,
+} from './load.js';
 import {
   POLL_INTERVAL_MS,
   postRemittanceBatch,
@@ -59,6 +68,8 @@ const timing = {
 };
 /** Each load workload is measured this many times, service and baseline alternating; the median is reported. */
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+/** Each run of a workload with a bare baseline alternates between the two this many times (load.ts, measurePair). */
+const PAIR_SLICES = 3;
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const wanted = (key: string) => !only || only.has(key);
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -104,7 +115,7 @@ async function main() {
       }),
       '',
       `${CONNECTIONS} connections per workload, ${timing.warmupSeconds} s warm-up then ${timing.seconds} s measured, ${RUNS} times: the table gives the median with the lowest–highest run in brackets; fresh X-Correlation-ID on every request and fresh transaction.id on every donation. ` +
-        `Service and baseline runs alternate, and a ratio is the median of the ratios of the runs made side by side (on the embedded database the donations baseline runs after the service has stopped). ` +
+        `A ratio is the median of the ratios of runs made side by side: for GET /ping and GET /fundraisers each run alternates ${PAIR_SLICES} times between service and baseline (${(timing.seconds / PAIR_SLICES).toFixed(0)} s each, after a warm-up of each), so that both meet the same moments of the machine; the donations baseline runs after each service run (on the embedded database after the service has stopped). ` +
         `Service log level ${process.env.LOG_LEVEL || 'info'}; ${database.kind === 'postgres' ? `pool size ${poolMax}` : 'one in-process PGlite connection'} (the baseline's too). ` +
         `Quotas on: the demo partner's quota is ${BENCH_QUOTA_LIMIT.toLocaleString('en-US')} requests per window (QUOTA_DEFAULT_LIMIT at first start), so no request is refused. ` +
         `The ${REMITTANCE_DONATIONS.toLocaleString('en-US')} donations of the remittance batch are created through POST /donations (those of the donations workload, topped up). One-shot rows give their measurement in the p50 column.`,
@@ -181,6 +192,28 @@ async function runWorkloads(context: RunContext) {
     (base[key] ??= []).push(result);
     progress(`  baseline: ${describe(result)}`);
   };
+  /** One run of a GET workload beside the bare baseline, in alternating slices (load.ts, measurePair). */
+  const runPair = async (
+    key: string,
+    bare: RunningBaseline,
+    request: LoadSpec['request'],
+    bareRequest: LoadSpec['request'],
+  ) => {
+    if (!wanted(key)) return;
+    progress(`${key}, beside the baseline in ${PAIR_SLICES} alternating slices (${memory()})`);
+    const [own, baseline] = await measurePair(
+      [
+        { ...onService(request), pid: service.pid },
+        { origin: bare.origin, connections: CONNECTIONS, request: bareRequest, pid: bare.pid },
+      ],
+      timing,
+      PAIR_SLICES,
+    );
+    (results[key] ??= []).push(own);
+    (base[key] ??= []).push(baseline);
+    progress(`  ${describe(own)}`);
+    progress(`  baseline: ${describe(baseline)}`);
+  };
   const donationsBaseline = async (times: number) => {
     const baseline = await startBaseline({
       repoRoot,
@@ -206,14 +239,11 @@ async function runWorkloads(context: RunContext) {
     const bodies = { ping: ping.body, fundraisers: fundraisers.body };
     const bare = await startBaseline({ repoRoot, workDir, database: null, poolMax, bodies, headers: answerHeaders });
     try {
-      for (let i = 0; i < RUNS; i += 1) {
-        await runService('ping', getRequest(pingPath(basePath), creds));
-        await runBaseline('ping', bare, getRequest(pingPath(basePath), null));
-      }
-      for (let i = 0; i < RUNS; i += 1) {
-        await runService('fundraisers', getRequest(fundraisersPath(basePath), creds));
-        await runBaseline('fundraisers', bare, getRequest(fundraisersPath(basePath), null));
-      }
+      for (const [key, path] of [
+        ['ping', pingPath(basePath)],
+        ['fundraisers', fundraisersPath(basePath)],
+      ] as const)
+        for (let i = 0; i < RUNS; i += 1) await runPair(key, bare, getRequest(path, creds), getRequest(path, null));
     } finally {
       await bare.stop();
     }
