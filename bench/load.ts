@@ -41,7 +41,7 @@ export async function measure(
 /**
  * One run of a workload beside its baseline, for their ratio: after a warm-up of each, `slices` short measurements
  * of each in turn (service, baseline, service, …), merged per side (latency histograms included). The machine's
- * speed drifts over seconds (two virtual cores on a shared host): ratios of back-to-back 6-second blocks of the same
+ * speed drifts over seconds (two virtual cores on a shared host): ratios of back-to-back 7-second blocks of the same
  * build spread from 0.47 to 0.71 within one run; in short alternating slices both sides meet the same moments. CPU
  * per request is counted over the measured slices only.
  */
@@ -76,14 +76,7 @@ export async function measurePair(
 }
 
 function runRaw(spec: LoadSpec, seconds: number): PromiseLike<RawResult> {
-  return autocannon({
-    url: spec.origin,
-    connections: spec.connections,
-    timeout: 10,
-    requests: [spec.request],
-    duration: seconds,
-    skipAggregateResult: true,
-  });
+  return autocannon({ ...optionsOf(spec), duration: seconds, skipAggregateResult: true });
 }
 
 /** Exactly `amount` requests, as fast as the service takes them (used to create data). */
@@ -92,14 +85,15 @@ export async function send(spec: LoadSpec, amount: number): Promise<LoadResult> 
 }
 
 async function run(spec: LoadSpec, limit: { duration: number } | { amount: number }): Promise<Result> {
-  return autocannon({
-    url: spec.origin,
-    connections: spec.connections,
-    timeout: 10,
-    requests: [spec.request],
-    ...limit,
-  });
+  return autocannon({ ...optionsOf(spec), ...limit });
 }
+
+const optionsOf = (spec: LoadSpec) => ({
+  url: spec.origin,
+  connections: spec.connections,
+  timeout: 10,
+  requests: [spec.request],
+});
 
 function summarise(result: Result): Omit<LoadResult, 'cpuUsPerRequest'> {
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));

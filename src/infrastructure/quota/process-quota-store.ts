@@ -1,4 +1,4 @@
-import type { QuotaCount, QuotaStore, QuotaStoreState } from './quota-store.js';
+import type { QuotaCallback, QuotaStore, QuotaStoreState } from './quota-store.js';
 
 /**
  * Fixed-window request counts held in this process, one window per key: a new window replaces the last, so the map
@@ -38,7 +38,7 @@ export class ProcessQuotaStore implements QuotaStore {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  incr(key: string, callback: (count: QuotaCount) => void, timeWindow: number): void {
+  incr(key: string, callback: QuotaCallback, timeWindow: number): void {
     const now = this.now();
     const start = Math.floor(now / timeWindow) * timeWindow;
     callback({ current: this.counts.add(key, start), ttl: start + timeWindow - now });

@@ -34,12 +34,15 @@ export interface QuotaCount {
   ttl: number;
 }
 
+/** Told a request's count: exactly once, and at once when the store knows it without I/O. */
+export type QuotaCallback = (count: QuotaCount) => void;
+
 /**
- * Counts requests per key in fixed windows (the quota plugin's store). The callback is called exactly once, at once
- * when the count is known without I/O; a store never fails a request (it falls back to counting in the process).
+ * Counts requests per key in fixed windows (the quota plugin's store). A store never fails a request: it falls back
+ * to counting in the process.
  */
 export interface QuotaStore {
-  incr(key: string, callback: (count: QuotaCount) => void, timeWindow: number, max: number): void;
+  incr(key: string, callback: QuotaCallback, timeWindow: number, max: number): void;
   state(): QuotaStoreState;
   stop(): void;
 }
@@ -53,7 +56,6 @@ const FAILURES_IN_A_ROW_TO_OPEN = 10;
  * dominate the breaker opens and the shared store is not called at all (no request waits on a dead dependency)
  * until a probe every `retryAfterMs` finds it back. A quota outage never becomes an API outage, and quotas stay
  * enforced per instance meanwhile.
-
  */
 export class SharedQuotaStore implements QuotaStore {
   private readonly breaker: CircuitBreaker<[string, number, number, number], number>;
@@ -95,7 +97,7 @@ export class SharedQuotaStore implements QuotaStore {
     this.breaker.on('close', tell('shared'));
   }
 
-  incr(key: string, callback: (count: QuotaCount) => void, timeWindow: number, max: number): void {
+  incr(key: string, callback: QuotaCallback, timeWindow: number, max: number): void {
     const now = this.now();
     const windowStart = Math.floor(now / timeWindow) * timeWindow;
     const ttl = windowStart + timeWindow - now;
