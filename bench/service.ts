@@ -70,7 +70,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const launch = productionLaunch(options.repoRoot);
   const child: Child = startChild(launch.script, {
     cwd: options.repoRoot,
-    env,
+    env: { ...env, ...launch.env },
     // A restart writes a log of its own: its banner must not be confused with the first run's.
     logFile: join(options.workDir, options.credentials ? 'service-restarted.log' : 'service.log'),
     nodeArgs: [

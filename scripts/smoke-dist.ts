@@ -77,7 +77,7 @@ try {
 
   const launch = productionLaunch(appDir);
   server = spawn('node', [...launch.nodeArgs, launch.script], {
-    env,
+    env: { ...env, ...launch.env },
     cwd: appDir,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -25,7 +25,7 @@ export const PerformanceSettings = {
   HEAP_GROWTH_PERCENT: Type.Integer({
     minimum: 0,
     maximum: 300,
-    default: 50,
+    default: 20,
     description:
       "How far the JavaScript heap may grow past what the last full garbage collection found live before the next one (V8's --heap-growing-percent); 0: V8's own choice, up to 4 times.",
   }),

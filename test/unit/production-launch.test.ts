@@ -6,9 +6,13 @@ import { productionLaunch } from '../../scripts/production-launch.js';
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('how production starts the service', () => {
-  it("reads start:prod's node flags and entry point, which npm start runs", () => {
+  it("reads start:prod's variables, node flags and entry point, which npm start runs", () => {
     const launch = productionLaunch(repoRoot);
-    expect(launch).toEqual({ nodeArgs: ['--v8-pool-size=1'], script: 'dist/server.js' });
+    expect(launch).toEqual({
+      env: { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=32768' },
+      nodeArgs: ['--v8-pool-size=1', '--max-semi-space-size=8'],
+      script: 'dist/server.js',
+    });
     const { scripts } = JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')) as {
       scripts: Record<string, string>;
     };
@@ -21,5 +25,7 @@ describe('how production starts the service', () => {
     expect(cmd).toBeDefined();
     const launch = productionLaunch(repoRoot);
     expect(JSON.parse(cmd!)).toEqual(['node', ...launch.nodeArgs, launch.script]);
+    // The image's ENV sets start:prod's variables (one per line of its ENV instruction).
+    for (const [name, value] of Object.entries(launch.env)) expect(dockerfile).toContain(` ${name}=${value} `);
   });
 });
