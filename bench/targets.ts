@@ -6,6 +6,7 @@ import type { ReportResult } from './remittance-report.js';
 import type { Target } from './report.js';
 
 const READ_P99_MS = 10;
+const MANDATE_P99_MS = 100;
 const RSS_BOUND_MB = 300;
 
 /**
@@ -43,6 +44,13 @@ export function evaluateTargets(
         actual: `median of ${r.runs} runs ${r.p99} ms`,
       });
   }
+  const mandates = measured.service.mandates;
+  if (mandates)
+    targets.push({
+      description: `POST /mandates p99 ≤ ${MANDATE_P99_MS} ms on the embedded database`,
+      met: kind === 'embedded' ? mandates.p99 <= MANDATE_P99_MS : null,
+      actual: `median of ${mandates.runs} runs ${mandates.p99} ms at 50 connections`,
+    });
   if (remittance) {
     const ms = remittance.reconciledMs;
     targets.push({
