@@ -9,27 +9,35 @@ import type { BatchToReconcile } from './reconciliation.js';
  */
 
 /*
- * The look-ups below take the batch's ids as one array parameter rather than joining the batch's entries, so that
- * they probe unique indexes whatever the planner believes: a join planned on stale statistics (a table just filled
- * by a large batch, not analysed yet) turned a 10,000-entry replay into a 10,000 × 10,000 loop. Where the unique
- * key has a partner prefix, `col = any(ids)` is not enough either: PostgreSQL 15 costs it as one index descent per
- * id and, believing the partner has a handful of rows, scanned all of the partner's rows with `any` as a filter
- * (5 ms per batch after 40,000 references, growing without end). There each id gets its own probe in a LATERAL
- * subquery, which LIMIT 1 keeps from being flattened into a join the planner could reorder.
+ * The look-ups below take the batch's ids as one array parameter rather than joining the batch's entries, and give
+ * each id its own probe of a unique index in a LATERAL subquery, which LIMIT 1 keeps from being flattened into a
+ * join the planner could reorder: the plan then holds whatever the statistics say. They are often stale here (a
+ * table just filled by a large batch or a burst of donations, not analysed yet), and every other shape was planned
+ * from them: a join of the batch's entries turned a 10,000-entry replay into a 10,000 × 10,000 loop; `col = any(ids)`
+ * is costed as one index descent per id, so with 211,000 donations believed to be 5,000 PostgreSQL 15 scanned them
+ * all for every chunk (30-64 ms each, a quarter of a 100,000-entry batch's reconciliation), and where the key has a
+ * partner prefix it scanned all of the partner's rows with `any` as a filter, growing without end.
  */
-
 /** Every donation the batch names, whoever owns it, with its settlement if any. Unknown ids are simply absent. */
 export async function loadDonationFacts(
   trx: Kysely<DB>,
   batch: BatchToReconcile,
   referenceIds: string[],
 ): Promise<Map<string, DonationFacts>> {
-  const donations = await trx
-    .selectFrom('donations as d')
-    .leftJoin('donation_settlements as s', 's.donation_reference_id', 'd.reference_id')
-    .select(['d.id', 'd.reference_id', 'd.partner_id', 'd.environment', 'd.amount_cents', 's.bank_reference_id'])
-    .where('d.reference_id', '=', sql<string>`any(${referenceIds}::text[])`)
-    .execute();
+  const { rows: donations } = await sql<{
+    id: string;
+    reference_id: string;
+    partner_id: string;
+    environment: string;
+    amount_cents: string | number | null;
+    bank_reference_id: string | null;
+  }>`
+    select d.id, d.reference_id, d.partner_id, d.environment, d.amount_cents, s.bank_reference_id
+    from unnest(${referenceIds}::text[]) as k(id)
+    cross join lateral (select * from donations d where d.reference_id = k.id limit 1) as d
+    left join lateral (
+      select bank_reference_id from donation_settlements s where s.donation_reference_id = d.reference_id limit 1
+    ) as s on true`.execute(trx);
   return new Map(
     donations.map((d) => [
       d.reference_id,

@@ -76,6 +76,12 @@ export interface Page {
   limit: number;
 }
 
+/*
+ * A batch's positions run from 0 to entry_count - 1 without gaps, so an unfiltered page is exactly the positions
+ * (afterIndex, afterIndex + limit], and saying so keeps the plan from depending on statistics: a 100,000-entry batch
+ * just reconciled, not analysed yet, was believed to have a few hundred entries, and every page read all the rest
+ * of the batch and sorted it (22-33 ms a page, then for each of the hundred pages of its CSV export).
+ */
 function pageOf(db: Kysely<DB>, batchId: string, { filter, afterIndex, limit }: Page) {
   let query = db
     .selectFrom('remittance_entries')
@@ -83,6 +89,7 @@ function pageOf(db: Kysely<DB>, batchId: string, { filter, afterIndex, limit }: 
     .where('position', '>', afterIndex)
     .orderBy('position')
     .limit(limit);
+  if (filter.kind === 'all') query = query.where('position', '<=', afterIndex + limit);
   if (filter.kind === 'outcomes')
     query =
       filter.outcomes.length === 0 ? query.where(sql<boolean>`false`) : query.where('outcome', 'in', filter.outcomes);
