@@ -22,6 +22,23 @@ export const PerformanceSettings = {
     default: 100,
     description: 'Most donations written by one statement; a full group is written at once.',
   }),
+  MANDATE_GROUP_COMMIT: Type.Boolean({
+    default: true,
+    description:
+      'Write mandates created together (without an Idempotency-Key) in one statement and one commit; false: one statement each.',
+  }),
+  MANDATE_GROUP_COMMIT_MAX_WAIT_MS: Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    default: 2,
+    description: 'Longest a new mandate waits for others to share its statement (the latency group commit may add).',
+  }),
+  MANDATE_GROUP_COMMIT_MAX_ROWS: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 100,
+    description: 'Most mandates written by one statement; a full group is written at once.',
+  }),
   HEAP_GROWTH_PERCENT: Type.Integer({
     minimum: 0,
     maximum: 300,

@@ -4,8 +4,9 @@ import type { Database } from '../infrastructure/db/connect.js';
 import type { AppMetrics } from '../infrastructure/metrics/metrics.js';
 import type { PaymentProvider } from '../infrastructure/payments/provider.js';
 import type { PaymentSimulator } from '../infrastructure/payments/simulator.js';
-import { DonationGroupCommit, directDonationWriter } from '../services/donation-group-commit.js';
+import { directDonationWriter, donationGroupCommit } from '../services/donation-group-commit.js';
 import { EnrolmentCache } from '../services/enrolment.js';
+import { directMandateWriter, mandateGroupCommit } from '../services/mandate-writer.js';
 import { enqueueReconciliation } from '../services/reconciliation/enqueue.js';
 import { webhookSettings } from '../services/webhooks/settings.js';
 import type { App, RouteDeps } from './route-context.js';
@@ -38,9 +39,12 @@ export async function registerRoutes(
     webhooks,
     enrolments: new EnrolmentCache(),
     donations: donationWriter(config, database, metrics),
+    mandates: mandateWriter(config, database, metrics),
   };
-  // Answers every donation still waiting for its group's statement before the database closes.
-  app.addHook('onClose', () => routeDeps.donations.close());
+  // Answers every donation and mandate still waiting for its group's statement before the database closes.
+  app.addHook('onClose', async () => {
+    await Promise.all([routeDeps.donations.close(), routeDeps.mandates.close()]);
+  });
   await app.register(
     async (scoped) => {
       for (const route of routes) await route(scoped, routeDeps);
@@ -53,9 +57,19 @@ export async function registerRoutes(
 /** Group commit of donations (DONATION_GROUP_COMMIT), or one statement each. */
 function donationWriter(config: Config, database: Database, metrics: AppMetrics) {
   if (!config.DONATION_GROUP_COMMIT) return directDonationWriter(database.db);
-  return new DonationGroupCommit(database.db, {
+  return donationGroupCommit(database.db, {
     maxWaitMs: config.DONATION_GROUP_COMMIT_MAX_WAIT_MS,
     maxRows: config.DONATION_GROUP_COMMIT_MAX_ROWS,
     onGroup: (rows) => metrics.donationGroupRows.observe(rows),
+  });
+}
+
+/** Group commit of new mandates (MANDATE_GROUP_COMMIT), or one statement each. */
+function mandateWriter(config: Config, database: Database, metrics: AppMetrics) {
+  if (!config.MANDATE_GROUP_COMMIT) return directMandateWriter(database.db);
+  return mandateGroupCommit(database.db, {
+    maxWaitMs: config.MANDATE_GROUP_COMMIT_MAX_WAIT_MS,
+    maxRows: config.MANDATE_GROUP_COMMIT_MAX_ROWS,
+    onGroup: (rows) => metrics.mandateGroupRows.observe(rows),
   });
 }

@@ -17,6 +17,7 @@ import type { PaymentSimulator } from '../infrastructure/payments/simulator.js';
 import type { OnBatchStored } from '../services/accept-remittances.js';
 import type { DonationWriter } from '../services/donation-group-commit.js';
 import type { EnrolmentCache } from '../services/enrolment.js';
+import type { MandateWriter } from '../services/mandate-writer.js';
 import type { RequestContext } from '../services/record-donation.js';
 import type { WebhookSettings } from '../services/webhooks/settings.js';
 import { successEnvelope } from './envelope.js';
@@ -46,6 +47,8 @@ export interface RouteDeps {
   enrolments: EnrolmentCache;
   /** This application's donation writes: group commit unless DONATION_GROUP_COMMIT is false. */
   donations: DonationWriter;
+  /** This application's mandate writes: group commit unless MANDATE_GROUP_COMMIT is false. */
+  mandates: MandateWriter;
 }
 
 /** Sends the success envelope with the route's `method` and the request's correlation id. */

@@ -1,10 +1,10 @@
 import type { MandateRequest } from '../contract/mandate.js';
 import { createHash, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Principal } from '../domain/principal.js';
 import { requestHash } from '../domain/request-hash.js';
 import { ApiError } from '../errors.js';
-import type { DB, Mandate } from '../infrastructure/db/schema.js';
+import type { DB, Mandate, MandatesTable } from '../infrastructure/db/schema.js';
 import { isFinalStatus, type PaymentProvider, type SetupIntent } from '../infrastructure/payments/provider.js';
 import {
   findOwnMandate,
@@ -15,6 +15,7 @@ import {
 import { requireEnrolment, type EnrolmentCache } from './enrolment.js';
 import { idempotent, storedResponse, idempotencyScope } from './idempotency.js';
 import type { RequestContext } from './record-donation.js';
+import type { MandateWriter } from './mandate-writer.js';
 import { recordEvent } from './webhooks/record-event.js';
 
 /**
@@ -26,13 +27,8 @@ import { recordEvent } from './webhooks/record-event.js';
  * and replays the first answer, and two partners using the same key never meet; without one it is a fresh id of
  * this request, so every request is a new mandate, whatever correlation id it reuses.
  */
-export async function createMandate(
-  db: Kysely<DB>,
-  enrolments: EnrolmentCache,
-  provider: PaymentProvider,
-  request: MandateRequest,
-  context: RequestContext,
-) {
+export async function createMandate(deps: MandateDeps, request: MandateRequest, context: RequestContext) {
+  const { db, enrolments, provider } = deps;
   const { principal } = context;
   const { account } = await requireEnrolment(db, enrolments, request.source.fundraiserId, request.source.channel);
   const hash = requestHash(request);
@@ -58,34 +54,44 @@ export async function createMandate(
     idempotencyKey: providerKey,
     customer: { partnerId: principal.partnerId, accountId: account.id },
   });
-  const record = async (writer: Kysely<DB>) => {
-    await insertMandate(writer, {
-      id: intent.id,
-      partner_id: principal.partnerId,
-      environment: principal.environment,
-      channel: request.source.channel,
-      account_id: account.id,
-      fundraiser_id: request.source.fundraiserId,
-      fundraiser_first_name: request.fundraiser.firstName,
-      fundraiser_last_name: request.fundraiser.lastName,
-      fundraiser_email: request.fundraiser.email,
-      provider: provider.name,
-      status: intent.status,
-      accepted_at: null,
-      payment_method: null,
-      url: null,
-      correlation_id: context.correlationId,
-      provider_idempotency_key: providerKey,
-    });
-    return {
-      status: 200,
-      items: { fundraiserId: request.source.fundraiserId, clientSecret: intent.clientSecret, mandateId: intent.id },
-    };
+  const row: Insertable<MandatesTable> = {
+    id: intent.id,
+    partner_id: principal.partnerId,
+    environment: principal.environment,
+    channel: request.source.channel,
+    account_id: account.id,
+    fundraiser_id: request.source.fundraiserId,
+    fundraiser_first_name: request.fundraiser.firstName,
+    fundraiser_last_name: request.fundraiser.lastName,
+    fundraiser_email: request.fundraiser.email,
+    provider: provider.name,
+    status: intent.status,
+    accepted_at: null,
+    payment_method: null,
+    url: null,
+    correlation_id: context.correlationId,
+    provider_idempotency_key: providerKey,
   };
-  // Without an Idempotency-Key there is no key to claim beside the row: its INSERT is one statement, atomic on its
-  // own (a transaction around it would add two statements, a third of a mandate's time on the embedded database).
-  if (scope.key === undefined) return { ...(await record(db)), replayed: false };
-  return idempotent<MandateCreated>(db, scope, record);
+  const items = { fundraiserId: request.source.fundraiserId, clientSecret: intent.clientSecret, mandateId: intent.id };
+  // Without an Idempotency-Key there is no key to claim beside the row: its INSERT is atomic on its own (shared with
+  // the mandates created at the same moment, under group commit; a transaction around it would add two statements).
+  if (scope.key === undefined) {
+    await deps.mandates.write(row);
+    return { status: 200, items, replayed: false };
+  }
+  return idempotent<MandateCreated>(db, scope, async (trx) => {
+    await insertMandate(trx, row);
+    return { status: 200, items };
+  });
+}
+
+/** What creating a mandate needs: the database, this app's enrolment cache, the provider, how mandates are written. */
+export interface MandateDeps {
+  db: Kysely<DB>;
+  enrolments: EnrolmentCache;
+  provider: PaymentProvider;
+  /** Group commit or one statement each (MANDATE_GROUP_COMMIT); used for requests without an Idempotency-Key. */
+  mandates: MandateWriter;
 }
 
 interface MandateCreated {

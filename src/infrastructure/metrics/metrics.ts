@@ -48,6 +48,12 @@ export function createMetrics(options: { collectors?: MetricsCollector[]; nodeDe
     buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
     registers: [registry],
   });
+  const mandateGroupRows = new Histogram({
+    name: 'mandate_group_commit_rows',
+    help: 'Mandates written by one statement under group commit (MANDATE_GROUP_COMMIT).',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    registers: [registry],
+  });
   for (const collector of options.collectors ?? []) collector(registry);
-  return { registry, requests, latency, rejections, donationsRecorded, donationGroupRows };
+  return { registry, requests, latency, rejections, donationsRecorded, donationGroupRows, mandateGroupRows };
 }

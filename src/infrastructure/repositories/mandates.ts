@@ -7,9 +7,14 @@ import type { SetupIntent } from '../payments/provider.js';
  * one mandate request, so an intent already recorded is that request's own earlier attempt: nothing to add.
  */
 export async function insertMandate(db: Kysely<DB>, mandate: Insertable<MandatesTable>): Promise<void> {
+  await insertMandates(db, [mandate]);
+}
+
+/** Several new mandates in one statement (group commit); each id is the provider's, so a repeat is the same one. */
+export async function insertMandates(db: Kysely<DB>, mandates: Insertable<MandatesTable>[]): Promise<void> {
   await db
     .insertInto('mandates')
-    .values(mandate)
+    .values(mandates)
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
 }

@@ -12,7 +12,7 @@ const MandateCreated = Type.Object({
 });
 
 /** POST /mandates (section 4.7): a direct-debit mandate for the fundraiser. */
-export default async function postMandatesRoute(app: App, { db, enrolments, payments, config }: RouteDeps) {
+export default async function postMandatesRoute(app: App, { db, enrolments, payments, mandates, config }: RouteDeps) {
   app.post(
     '/mandates',
     {
@@ -45,7 +45,8 @@ export default async function postMandatesRoute(app: App, { db, enrolments, paym
       config: { envelopeMethod: '/mandates', channelFrom: 'body' },
     },
     async (request, reply) => {
-      const result = await createMandate(db, enrolments, payments, request.body, requestContext(request, config));
+      const deps = { db, enrolments, provider: payments, mandates };
+      const result = await createMandate(deps, request.body, requestContext(request, config));
       markReplay(reply, result.replayed);
       setLocation(reply, config, `/mandates?id=${encodeURIComponent(result.items.mandateId)}`);
       return sendItems(request, reply, result.items, result.status);
