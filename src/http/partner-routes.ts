@@ -1,6 +1,4 @@
 import type { AppDeps } from '../app.js';
-import type { Config } from '../config.js';
-import type { Database } from '../infrastructure/db/connect.js';
 import type { AppMetrics } from '../infrastructure/metrics/metrics.js';
 import type { PaymentProvider } from '../infrastructure/payments/provider.js';
 import type { PaymentSimulator } from '../infrastructure/payments/simulator.js';
@@ -38,8 +36,7 @@ export async function registerRoutes(
     onRemittanceBatchCommitted: deps.onRemittanceBatchCommitted,
     webhooks,
     enrolments: new EnrolmentCache(),
-    donations: donationWriter(config, database, metrics),
-    mandates: mandateWriter(config, database, metrics),
+    ...writers(deps, metrics),
   };
   // Answers every donation and mandate still waiting for its group's statement before the database closes.
   app.addHook('onClose', async () => {
@@ -54,22 +51,36 @@ export async function registerRoutes(
   );
 }
 
-/** Group commit of donations (DONATION_GROUP_COMMIT), or one statement each. */
-function donationWriter(config: Config, database: Database, metrics: AppMetrics) {
-  if (!config.DONATION_GROUP_COMMIT) return directDonationWriter(database.db);
-  return donationGroupCommit(database.db, {
-    maxWaitMs: config.DONATION_GROUP_COMMIT_MAX_WAIT_MS,
-    maxRows: config.DONATION_GROUP_COMMIT_MAX_ROWS,
-    onGroup: (rows) => metrics.donationGroupRows.observe(rows),
+/**
+ * How donations and mandates without an Idempotency-Key are written: group commit (DONATION_GROUP_COMMIT,
+ * MANDATE_GROUP_COMMIT and their bounds), or one statement each.
+ */
+function writers({ config, database: { db } }: AppDeps, metrics: AppMetrics) {
+  const bounds = (maxWaitMs: number, maxRows: number, sizes: AppMetrics['donationGroupRows']) => ({
+    maxWaitMs,
+    maxRows,
+    onGroup: (rows: number) => sizes.observe(rows),
   });
-}
-
-/** Group commit of new mandates (MANDATE_GROUP_COMMIT), or one statement each. */
-function mandateWriter(config: Config, database: Database, metrics: AppMetrics) {
-  if (!config.MANDATE_GROUP_COMMIT) return directMandateWriter(database.db);
-  return mandateGroupCommit(database.db, {
-    maxWaitMs: config.MANDATE_GROUP_COMMIT_MAX_WAIT_MS,
-    maxRows: config.MANDATE_GROUP_COMMIT_MAX_ROWS,
-    onGroup: (rows) => metrics.mandateGroupRows.observe(rows),
-  });
+  return {
+    donations: config.DONATION_GROUP_COMMIT
+      ? donationGroupCommit(
+          db,
+          bounds(
+            config.DONATION_GROUP_COMMIT_MAX_WAIT_MS,
+            config.DONATION_GROUP_COMMIT_MAX_ROWS,
+            metrics.donationGroupRows,
+          ),
+        )
+      : directDonationWriter(db),
+    mandates: config.MANDATE_GROUP_COMMIT
+      ? mandateGroupCommit(
+          db,
+          bounds(
+            config.MANDATE_GROUP_COMMIT_MAX_WAIT_MS,
+            config.MANDATE_GROUP_COMMIT_MAX_ROWS,
+            metrics.mandateGroupRows,
+          ),
+        )
+      : directMandateWriter(db),
+  };
 }

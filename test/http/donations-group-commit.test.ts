@@ -1,45 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GROUP_METRICS_TOKEN, groupSizes, refusePoisonedRows } from '../helpers/group-commit.js';
 import { donationBody, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * Group commit (issue 16): donations arriving together share one statement, and each answer is exactly what a
  * statement of its own would have given. A long window makes the groups in these tests certain, not likely.
  */
-const METRICS_TOKEN = 'metrics-token-for-group-commit-tests';
 let grouped: TestApp;
 let single: TestApp;
 beforeAll(async () => {
-  const env = { METRICS_TOKEN, DONATION_GROUP_COMMIT_MAX_WAIT_MS: '50', DONATION_GROUP_COMMIT_MAX_ROWS: '64' };
+  const env = {
+    METRICS_TOKEN: GROUP_METRICS_TOKEN,
+    DONATION_GROUP_COMMIT_MAX_WAIT_MS: '50',
+    DONATION_GROUP_COMMIT_MAX_ROWS: '64',
+  };
   grouped = await startTestApp({ env });
   single = await startTestApp({ env: { ...env, DONATION_GROUP_COMMIT: 'false' } });
-  // A real database error for chosen rows only: a trigger refuses transaction ids that start with "poison-".
-  for (const app of [grouped, single]) {
-    await sql`create function refuse_poison() returns trigger language plpgsql as $$
-      begin
-        if new.transaction_id like 'poison-%' then raise exception 'poisoned row'; end if;
-        return new;
-      end $$`.execute(app.db);
-    await sql`create trigger refuse_poison before insert on donations
-      for each row execute function refuse_poison()`.execute(app.db);
-  }
+  for (const app of [grouped, single]) await refusePoisonedRows(app, 'donations', 'transaction_id');
 }, 120_000);
 afterAll(async () => {
   await grouped?.close();
   await single?.close();
 });
 
-/** Groups written so far and donations in them, from the app's own /metrics. */
-async function groups(t: TestApp) {
-  const response = await t.app.inject({
-    method: 'GET',
-    url: '/metrics',
-    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-  });
-  const value = (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(response.body)?.[1] ?? NaN);
-  return { count: value('donation_group_commit_rows_count'), rows: value('donation_group_commit_rows_sum') };
-}
+const groups = (t: TestApp) => groupSizes(t, 'donation_group_commit_rows');
 
 const post = (t: TestApp, body: unknown) => t.post('/donations', body);
 const referenceOf = (response: { json(): { data: { items: { donationReferenceId: string } } } }) =>

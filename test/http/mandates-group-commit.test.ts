@@ -1,29 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GROUP_METRICS_TOKEN, groupSizes, refusePoisonedRows } from '../helpers/group-commit.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * Group commit of POST /mandates (issue 16): mandates created together share one statement, and each answer is
  * exactly what a statement of its own would have given. A long window makes the groups certain, not likely.
  */
-const METRICS_TOKEN = 'metrics-token-for-mandate-group-commit-tests';
 let grouped: TestApp;
 let single: TestApp;
 beforeAll(async () => {
-  const env = { METRICS_TOKEN, MANDATE_GROUP_COMMIT_MAX_WAIT_MS: '50', MANDATE_GROUP_COMMIT_MAX_ROWS: '64' };
+  const env = {
+    METRICS_TOKEN: GROUP_METRICS_TOKEN,
+    MANDATE_GROUP_COMMIT_MAX_WAIT_MS: '50',
+    MANDATE_GROUP_COMMIT_MAX_ROWS: '64',
+  };
   grouped = await startTestApp({ env });
   single = await startTestApp({ env: { ...env, MANDATE_GROUP_COMMIT: 'false' } });
-  // A real database error for chosen rows only: a trigger refuses fundraisers whose email starts with "poison".
-  for (const app of [grouped, single]) {
-    await sql`create function refuse_poison_mandate() returns trigger language plpgsql as $$
-      begin
-        if new.fundraiser_email like 'poison%' then raise exception 'poisoned row'; end if;
-        return new;
-      end $$`.execute(app.db);
-    await sql`create trigger refuse_poison_mandate before insert on mandates
-      for each row execute function refuse_poison_mandate()`.execute(app.db);
-  }
+  for (const app of [grouped, single]) await refusePoisonedRows(app, 'mandates', 'fundraiser_email');
 }, 120_000);
 afterAll(async () => {
   await grouped?.close();
@@ -36,16 +30,7 @@ const mandateBody = (email = `coach-${randomUUID()}@example.com`) => ({
   paymentMethod: 'Direct Debit',
 });
 
-/** Groups written so far and mandates in them, from the app's own /metrics. */
-async function groups(t: TestApp) {
-  const response = await t.app.inject({
-    method: 'GET',
-    url: '/metrics',
-    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-  });
-  const value = (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(response.body)?.[1] ?? NaN);
-  return { count: value('mandate_group_commit_rows_count'), rows: value('mandate_group_commit_rows_sum') };
-}
+const groups = (t: TestApp) => groupSizes(t, 'mandate_group_commit_rows');
 
 const mandateIdOf = (response: { json(): { data: { items: { mandateId: string } } } }) =>
   response.json().data.items.mandateId;
