@@ -18,6 +18,7 @@ import type { BatchToReconcile } from './reconciliation.js';
  * all for every chunk (30-64 ms each, a quarter of a 100,000-entry batch's reconciliation), and where the key has a
  * partner prefix it scanned all of the partner's rows with `any` as a filter, growing without end.
  */
+
 /** Every donation the batch names, whoever owns it, with its settlement if any. Unknown ids are simply absent. */
 export async function loadDonationFacts(
   trx: Kysely<DB>,
