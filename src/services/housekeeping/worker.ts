@@ -7,6 +7,7 @@ import {
   pruneIdempotencyKeys,
   pruneStaleQuotaCounters,
 } from '../../infrastructure/repositories/housekeeping.js';
+import { vacuumAndAnalyseWhereDue, type MaintenanceDone } from '../../infrastructure/repositories/table-maintenance.js';
 
 export interface HousekeepingSettings {
   /** Idempotency-Key records older than this are pruned (IDEMPOTENCY_RETENTION_HOURS). */
@@ -21,12 +22,15 @@ export interface HousekeepingReport {
   idempotencyKeys: number;
   quotaCounters: number;
   authFailureCounters: number;
+  /** On the embedded database, where autovacuum never runs: what this run vacuumed and analysed. */
+  maintenance: MaintenanceDone | null;
 }
 
 /**
  * Keeps the tables that only grow in check: Idempotency-Key records past their retention, quota and
- * failed-authentication counters of windows long over, and (through pg-boss's maintenance) finished jobs. It runs
- * as a durable job of its own queue, one at a time across every instance; each run schedules the next.
+ * failed-authentication counters of windows long over, and (through pg-boss's maintenance) finished jobs. On the
+ * embedded database it also does autovacuum's work, which single-user PostgreSQL never does. It runs as a durable
+ * job of its own queue, one at a time across every instance; each run schedules the next.
  */
 export class HousekeepingWorker {
   constructor(
@@ -46,20 +50,22 @@ export class HousekeepingWorker {
   /** One run now, in this process (tests, operators). */
   async run(): Promise<HousekeepingReport> {
     const { db } = this.database;
-    const report = {
+    const pruned = {
       idempotencyKeys: await pruneIdempotencyKeys(db, this.settings.idempotencyRetentionHours),
       quotaCounters: await pruneStaleQuotaCounters(db),
       authFailureCounters: await pruneAuthFailureCounters(db, this.settings.authFailureWindowSeconds),
     };
     // Archives and deletes finished jobs past their retention (JobQueueOptions.finishedJobRetentionSeconds).
     await this.queue.maintain();
-    return report;
+    // After the deletes, so that their dead rows are vacuumed by this run.
+    const maintenance = this.database.kind === 'embedded' ? await vacuumAndAnalyseWhereDue(db) : null;
+    return { ...pruned, maintenance };
   }
 
   private async runAndReschedule(): Promise<void> {
     try {
-      const report = await this.run();
-      this.log?.info({ pruned: report }, 'housekeeping done');
+      const { maintenance, ...pruned } = await this.run();
+      this.log?.info({ pruned, ...(maintenance ? { maintenance } : {}) }, 'housekeeping done');
     } finally {
       // Scheduled even when the run failed: the retry covers this run, the schedule must go on.
       await this.queue.schedule(HOUSEKEEPING_QUEUE, {}, this.settings.intervalSeconds);
