@@ -2,9 +2,10 @@ import type { AppDeps } from '../app.js';
 import type { AppMetrics } from '../infrastructure/metrics/metrics.js';
 import type { PaymentProvider } from '../infrastructure/payments/provider.js';
 import type { PaymentSimulator } from '../infrastructure/payments/simulator.js';
-import { directDonationWriter, donationGroupCommit } from '../services/donation-group-commit.js';
+import { donationStatements } from '../services/donation-group-commit.js';
 import { EnrolmentCache } from '../services/enrolment.js';
-import { directMandateWriter, mandateGroupCommit } from '../services/mandate-writer.js';
+import { rowWriter } from '../services/group-commit.js';
+import { mandateStatements } from '../services/mandate-writer.js';
 import { enqueueReconciliation } from '../services/reconciliation/enqueue.js';
 import { webhookSettings } from '../services/webhooks/settings.js';
 import type { App, RouteDeps } from './route-context.js';
@@ -56,31 +57,22 @@ export async function registerRoutes(
  * MANDATE_GROUP_COMMIT and their bounds), or one statement each.
  */
 function writers({ config, database: { db } }: AppDeps, metrics: AppMetrics) {
-  const bounds = (maxWaitMs: number, maxRows: number, sizes: AppMetrics['donationGroupRows']) => ({
-    maxWaitMs,
-    maxRows,
-    onGroup: (rows: number) => sizes.observe(rows),
-  });
+  const groupCommit = (on: boolean, maxWaitMs: number, maxRows: number, sizes: AppMetrics['donationGroupRows']) =>
+    on ? { maxWaitMs, maxRows, onGroup: (rows: number) => sizes.observe(rows) } : null;
+  const donations = groupCommit(
+    config.DONATION_GROUP_COMMIT,
+    config.DONATION_GROUP_COMMIT_MAX_WAIT_MS,
+    config.DONATION_GROUP_COMMIT_MAX_ROWS,
+    metrics.donationGroupRows,
+  );
+  const mandates = groupCommit(
+    config.MANDATE_GROUP_COMMIT,
+    config.MANDATE_GROUP_COMMIT_MAX_WAIT_MS,
+    config.MANDATE_GROUP_COMMIT_MAX_ROWS,
+    metrics.mandateGroupRows,
+  );
   return {
-    donations: config.DONATION_GROUP_COMMIT
-      ? donationGroupCommit(
-          db,
-          bounds(
-            config.DONATION_GROUP_COMMIT_MAX_WAIT_MS,
-            config.DONATION_GROUP_COMMIT_MAX_ROWS,
-            metrics.donationGroupRows,
-          ),
-        )
-      : directDonationWriter(db),
-    mandates: config.MANDATE_GROUP_COMMIT
-      ? mandateGroupCommit(
-          db,
-          bounds(
-            config.MANDATE_GROUP_COMMIT_MAX_WAIT_MS,
-            config.MANDATE_GROUP_COMMIT_MAX_ROWS,
-            metrics.mandateGroupRows,
-          ),
-        )
-      : directMandateWriter(db),
+    donations: rowWriter(donationStatements(db), donations),
+    mandates: rowWriter(mandateStatements(db), mandates),
   };
 }

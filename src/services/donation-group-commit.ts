@@ -5,21 +5,17 @@ import {
   insertDonationsOnce,
   type StoredDonation,
 } from '../infrastructure/repositories/donations.js';
-import { directWriter, GroupCommit, type GroupCommitSettings, type RowWriter } from './group-commit.js';
+import type { GroupStatements, RowWriter } from './group-commit.js';
 
 /** Stores one donation once (DESIGN.md §10's natural key) and says what is stored. */
 export type DonationWriter = RowWriter<NewDonation, StoredDonation>;
 
-/** One statement per donation: what group commit turned off means. */
-export const directDonationWriter = (db: Kysely<DB>): DonationWriter =>
-  directWriter((donation) => insertDonationOnce(db, donation));
-
 /**
- * Donations arriving together share one statement (GroupCommit). The natural key decides between duplicates in a
- * group as it does between requests: insertDonationsOnce answers each row with the donation stored for its key.
+ * How donations are written, alone or sharing one statement (GroupCommit). The natural key decides between
+ * duplicates in a group as it does between requests: insertDonationsOnce answers each row with the donation stored
+ * for its key.
  */
-export const donationGroupCommit = (db: Kysely<DB>, settings: GroupCommitSettings): DonationWriter =>
-  new GroupCommit(
-    { many: (donations) => insertDonationsOnce(db, donations), one: (donation) => insertDonationOnce(db, donation) },
-    settings,
-  );
+export const donationStatements = (db: Kysely<DB>): GroupStatements<NewDonation, StoredDonation> => ({
+  many: (donations) => insertDonationsOnce(db, donations),
+  one: (donation) => insertDonationOnce(db, donation),
+});

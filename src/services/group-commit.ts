@@ -20,11 +20,14 @@ export interface GroupStatements<Row, Stored> {
   one(row: Row): Promise<Stored>;
 }
 
-/** One statement per row: what group commit turned off means. */
-export const directWriter = <Row, Stored>(one: (row: Row) => Promise<Stored>): RowWriter<Row, Stored> => ({
-  write: one,
-  close: async () => undefined,
-});
+/** Group commit with `settings`, or one statement per row (`null`: group commit turned off). */
+export function rowWriter<Row, Stored>(
+  statements: GroupStatements<Row, Stored>,
+  settings: GroupCommitSettings | null,
+): RowWriter<Row, Stored> {
+  if (settings) return new GroupCommit(statements, settings);
+  return { write: (row) => statements.one(row), close: async () => undefined };
+}
 
 interface Waiting<Row, Stored> {
   row: Row;
@@ -39,7 +42,7 @@ interface Waiting<Row, Stored> {
  * what a statement of its own would have said: when the group's statement fails, each row is written again on its
  * own, so one row's error is that row's answer alone (and a database that is down is every row's).
  */
-export class GroupCommit<Row, Stored> implements RowWriter<Row, Stored> {
+class GroupCommit<Row, Stored> implements RowWriter<Row, Stored> {
   private waiting: Waiting<Row, Stored>[] = [];
   private timer: NodeJS.Timeout | null = null;
   private readonly inFlight = new Set<Promise<void>>();
