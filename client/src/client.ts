@@ -40,8 +40,9 @@ export type RemittancesRequest = BodyOf<'/remittances', 'post'>;
 export type Channel = 'Storefront App' | 'Registration Integration' | (string & {});
 
 /**
- * The partner API, typed from its OpenAPI document. Every call sends the credentials, a fresh X-Correlation-ID
- * and, for a POST, an Idempotency-Key that its retries reuse; network errors, 429 and 5xx are retried (honouring
+ * The partner API, typed from its OpenAPI document. Every request sends the credentials and a fresh
+ * X-Correlation-ID, retries included, and a POST an Idempotency-Key that its retries reuse (`correlationIds` on the
+ * result and on every error lists each attempt's id); network errors, 429 and 5xx are retried (honouring
  * Retry-After, otherwise exponential backoff with full jitter) within `retry.maxAttempts` and `retry.maxElapsedMs`.
  * A call resolves with an `ApiResult` or rejects with a `PartnerApiError` (the API said no), a
  * `PartnerNetworkError`/`PartnerTimeoutError` (no answer), or the AbortSignal's reason.

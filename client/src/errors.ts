@@ -6,11 +6,20 @@ export interface ErrorEnvelope {
   error: { code: string; timeStamp: string; message: string; cause?: string };
 }
 
-interface CallFacts {
-  /** The X-Correlation-ID sent with every attempt of the call: quote it to the foundation. */
-  correlationId: string;
+/**
+ * What the call made before it failed: how many requests, and the X-Correlation-ID of each in order. A lone
+ * `correlationId` is still taken as a single attempt's, so code that builds these errors itself (test doubles of
+ * the client) keeps compiling.
+ */
+type CallFacts = {
   /** How many requests the call made (1 when nothing was retried). */
   attempts: number;
+} & ({ correlationIds: readonly string[] } | { correlationId: string });
+
+function correlationIdsOf(facts: CallFacts): string[] {
+  const ids = 'correlationIds' in facts ? [...facts.correlationIds] : [facts.correlationId];
+  if (ids.length === 0) throw new TypeError('an error of a call needs the correlation id of at least one attempt');
+  return ids;
 }
 
 /**
@@ -22,7 +31,10 @@ export class PartnerApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly causes: string[];
+  /** The X-Correlation-ID of the last attempt, the one that got this answer (the last of `correlationIds`). */
   readonly correlationId: string;
+  /** The X-Correlation-ID of every attempt, in order: quote them all to the foundation, e.g. `.join(', ')`. */
+  readonly correlationIds: string[];
   readonly attempts: number;
   /** Seconds the server asked to wait (429, 503), when it said. */
   readonly retryAfterSeconds: number | undefined;
@@ -35,7 +47,8 @@ export class PartnerApiError extends Error {
     this.status = status;
     this.code = envelope?.code ?? `HTTP_${status}`;
     this.causes = envelope?.cause ? envelope.cause.split('; ') : [];
-    this.correlationId = facts.correlationId;
+    this.correlationIds = correlationIdsOf(facts);
+    this.correlationId = this.correlationIds.at(-1)!;
     this.attempts = facts.attempts;
     this.retryAfterSeconds = facts.retryAfterSeconds;
     this.body = body;
@@ -45,12 +58,16 @@ export class PartnerApiError extends Error {
 /** No HTTP answer at all: the connection failed or was reset. `cause` is the underlying error. */
 export class PartnerNetworkError extends Error {
   override readonly name: string = 'PartnerNetworkError';
+  /** The X-Correlation-ID of the last attempt (the last of `correlationIds`). */
   readonly correlationId: string;
+  /** The X-Correlation-ID of every attempt, in order: quote them all to the foundation, e.g. `.join(', ')`. */
+  readonly correlationIds: string[];
   readonly attempts: number;
 
   constructor(message: string, facts: CallFacts, cause?: unknown) {
     super(message, { cause });
-    this.correlationId = facts.correlationId;
+    this.correlationIds = correlationIdsOf(facts);
+    this.correlationId = this.correlationIds.at(-1)!;
     this.attempts = facts.attempts;
   }
 }

@@ -28,7 +28,11 @@ export interface CallOptions {
   timeoutMs?: number;
   /** POST only: the Idempotency-Key to send. Default: a fresh UUID per call, the same on each of its retries. */
   idempotencyKey?: string;
-  /** The X-Correlation-ID of the call. Default: a fresh UUID per call, the same on each of its retries. */
+  /**
+   * The X-Correlation-ID of the call's first attempt (e.g. one already in your logs). Each retry sends a fresh UUID
+   * all the same: the API wants one per request, and a support search must find each attempt on its own.
+   * Default: a fresh UUID.
+   */
   correlationId?: string;
   retry?: Partial<RetryOptions>;
 }
@@ -37,7 +41,10 @@ export interface CallOptions {
 export interface ApiResult<T> {
   data: T;
   status: number;
+  /** The X-Correlation-ID of the attempt that got this answer (the last of `correlationIds`). */
   correlationId: string;
+  /** The X-Correlation-ID of every attempt, in order: one per request made, so `attempts` of them. */
+  correlationIds: string[];
   attempts: number;
   /** The server replayed the stored response of an earlier request (same Idempotency-Key or transaction.id). */
   replayed: boolean;
@@ -72,18 +79,26 @@ export async function send<T>(config: TransportConfig, request: HttpRequest, opt
   const retry = { ...config.retry, ...options.retry };
   const sleep = config.sleep ?? abortableSleep;
   const random = config.random ?? Math.random;
-  const correlationId = options.correlationId ?? crypto.randomUUID();
-  const headers: Record<string, string> = { ...config.headers, 'x-correlation-id': correlationId };
+  const headers: Record<string, string> = { ...config.headers };
+  // Chosen once per call, outside the loop: every retry must present the same key for the server to replay the
+  // first answer instead of acting twice.
   if (request.method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? crypto.randomUUID();
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   const url = buildUrl(config.baseUrl, request);
   const started = Date.now();
+  const correlationIds: string[] = [];
 
   for (let attempts = 1; ; attempts++) {
     const remaining = retry.maxElapsedMs - (Date.now() - started);
     const timeoutMs = Math.max(1, Math.min(options.timeoutMs ?? config.timeoutMs, remaining));
-    const facts = { correlationId, attempts };
-    const attempt = await attemptOnce(config.fetch, url, request, headers, timeoutMs, facts, options.signal);
+    // A fresh id per request, retries included, as the API asks: each attempt is its own request in the server's
+    // logs, and a support search for one id must not mix a timed-out attempt with the one that succeeded.
+    const correlationId = (attempts === 1 ? options.correlationId : undefined) ?? crypto.randomUUID();
+    correlationIds.push(correlationId);
+    // A snapshot: what this attempt reports (its error, or the result) must not change as later attempts are made.
+    const facts = { correlationIds: [...correlationIds], attempts };
+    const attemptHeaders = { ...headers, 'x-correlation-id': correlationId };
+    const attempt = await attemptOnce(config.fetch, url, request, attemptHeaders, timeoutMs, facts, options.signal);
     if ('response' in attempt && attempt.response.ok) {
       const { response, body } = attempt;
       const items = (body as { data?: { items?: unknown } } | null)?.data;
@@ -91,6 +106,7 @@ export async function send<T>(config: TransportConfig, request: HttpRequest, opt
         data: (items && 'items' in items ? items.items : body) as T,
         status: response.status,
         correlationId,
+        correlationIds: facts.correlationIds,
         attempts,
         replayed: response.headers.get('idempotent-replayed') === 'true',
         headers: response.headers,
@@ -122,7 +138,7 @@ async function attemptOnce(
   request: HttpRequest,
   headers: Record<string, string>,
   timeoutMs: number,
-  facts: { correlationId: string; attempts: number },
+  facts: { correlationIds: string[]; attempts: number },
   signal: AbortSignal | undefined,
 ): Promise<Attempt> {
   signal?.throwIfAborted();

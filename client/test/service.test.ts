@@ -144,7 +144,10 @@ describe('the partner client behind a server that answers 503 with Retry-After b
       expect(seen).toHaveLength(3);
       expect(new Set(seen.map((s) => s.key)).size).toBe(1);
       expect(seen[0]!.key).toMatch(/^[0-9a-f-]{36}$/);
-      expect(new Set(seen.map((s) => s.correlationId))).toEqual(new Set([result.correlationId]));
+      // A fresh correlation id per request, so each attempt can be found on its own in the service's logs.
+      expect(result.correlationIds).toEqual(seen.map((s) => s.correlationId));
+      expect(new Set(result.correlationIds).size).toBe(3);
+      expect(result.headers.get('x-correlation-id')).toBe(result.correlationId);
       expect(await countDonations()).toBe(before + 1);
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
