@@ -27,6 +27,7 @@ import { openApiPlugin } from './http/plugins/openapi.js';
 import { quotaPlugin } from './http/plugins/quota.js';
 import type { App } from './http/route-context.js';
 import { customFormats } from './http/schemas/formats.js';
+import { addLocalTimeKeyword } from './http/schemas/local-time.js';
 import { ErrorEnvelope } from './contract/common.js';
 import type { OnBatchStored } from './services/accept-remittances.js';
 import { ChannelDirectory } from './services/channel-directory.js';
@@ -100,7 +101,11 @@ function createFastify(deps: AppDeps): App {
     childLoggerFactory: requestLoggerFactory,
     ajv: {
       customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, formats: customFormats },
-      onCreate: configureValidator(customFormats),
+      onCreate: (ajv) => {
+        configureValidator(customFormats)(ajv);
+        // The foundation's zone is a setting: each app's validator judges local times in its own.
+        addLocalTimeKeyword(ajv, config.FOUNDATION_TIME_ZONE);
+      },
     },
     routerOptions: { ignoreTrailingSlash: true },
     // While shutting down, requests that still arrive on open connections are answered (with Connection: close),

@@ -6,6 +6,7 @@ import { OperationsSettings } from './config-operations.js';
 import { WebhookSettings } from './config-webhooks.js';
 import { PerformanceSettings } from './config-performance.js';
 import { TransportSettings } from './config-transport.js';
+import { canonicalTimeZone, isTimeZone } from './domain/local-time.js';
 
 /**
  * Every setting the service reads, in one schema. The environment is read here, once, at start-up;
@@ -149,6 +150,11 @@ export const ConfigSchema = Type.Object({
       description: 'Key of the HMAC on page cursors (the same on every instance); unset, a fixed key is used.',
     }),
   ),
+  FOUNDATION_TIME_ZONE: Type.String({
+    default: 'Australia/Sydney',
+    description:
+      "The foundation's IANA time zone: a transaction.date sent without an offset is a wall-clock time there.",
+  }),
   ...TransportSettings,
   ...WebhookSettings,
   ...SecuritySettings,
@@ -205,6 +211,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const placeholders = placeholderSecrets(env, known, config.APP_ENV);
   if (placeholders.length > 0) throw new ConfigError(`Invalid configuration:\n${placeholders.join('\n')}`);
   if (config.BASE_PATH === '/') config.BASE_PATH = '';
+  // Intl knows every IANA zone (Node carries full ICU) and throws RangeError for any other name.
+  if (!isTimeZone(config.FOUNDATION_TIME_ZONE))
+    throw new ConfigError(
+      `Invalid configuration:\n  FOUNDATION_TIME_ZONE: must be an IANA time zone such as Australia/Sydney (got ${JSON.stringify(config.FOUNDATION_TIME_ZONE)})`,
+    );
+  config.FOUNDATION_TIME_ZONE = canonicalTimeZone(config.FOUNDATION_TIME_ZONE);
   return config;
 }
 

@@ -1636,7 +1636,12 @@ export interface operations {
                     transaction: {
                         /** @description Partner transaction id: a retry with the same id never creates a second donation. */
                         id?: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time-or-local
+                         * @description ISO 8601 date-time of the transaction, kept as sent. With Z or an offset it is that instant; without one it is the foundation's local time (the service's FOUNDATION_TIME_ZONE setting, Australia/Sydney by default, daylight saving included): a time in the hour skipped when clocks go forward is refused, and in the hour repeated when they go back the first (earlier) instant is meant.
+                         * @example 2026-11-21T10:00:00+11:00
+                         * @example 2026-11-21T10:00:00
+                         */
                         date?: string;
                         /**
                          * Format: amount-decimal-string

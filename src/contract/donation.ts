@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CHECKS_KEYWORD } from './checks-keyword.js';
 import { RequiredText, SourceWithFundraiser, Text } from './common.js';
+import { LOCAL_TIME_KEYWORD } from './local-time-keyword.js';
 
 /**
  * DonationRequest (section 2.8) with the donor rules of DESIGN.md §8: only postalCode of the address is required,
@@ -41,7 +42,20 @@ const Transaction = Type.Object({
   id: Type.Optional(
     Text(100, { description: 'Partner transaction id: a retry with the same id never creates a second donation.' }),
   ),
-  date: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
+  // Partners' order systems often know only their local time: it is taken as the foundation's (FOUNDATION_TIME_ZONE).
+  date: Type.Optional(
+    Type.String({
+      format: 'date-time-or-local',
+      maxLength: 40,
+      [LOCAL_TIME_KEYWORD]: true,
+      description:
+        'ISO 8601 date-time of the transaction, kept as sent. With Z or an offset it is that instant; without one ' +
+        "it is the foundation's local time (the service's FOUNDATION_TIME_ZONE setting, Australia/Sydney by " +
+        'default, daylight saving included): a time in the hour skipped when clocks go forward is refused, and in ' +
+        'the hour repeated when they go back the first (earlier) instant is meant.',
+      examples: ['2026-11-21T10:00:00+11:00', '2026-11-21T10:00:00'],
+    }),
+  ),
   amount: Type.Optional(
     Type.String({
       format: 'amount-decimal-string',

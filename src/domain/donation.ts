@@ -1,5 +1,6 @@
 import type { DonationRequest } from '../contract/donation.js';
 import { isValidPostalCode, normaliseCountry, normaliseState } from './address.js';
+import { instantOf } from './instant.js';
 import { parseDecimalToCents } from './money.js';
 import { normaliseMobile } from './phone.js';
 
@@ -26,9 +27,13 @@ const blankToNull = (value: string | undefined): string | null =>
 
 /**
  * Normalises a schema-valid donation (DESIGN.md §8–9): "" means absent, states become codes, countries alpha-2,
- * mobiles E.164, amounts cents. Returns the cross-field errors the schema cannot express.
+ * mobiles E.164, amounts cents, and a transaction date without an offset the instant of that wall-clock time in
+ * `timeZone` (the foundation's). Returns the cross-field errors the schema cannot express.
  */
-export function normaliseDonation(request: DonationRequest): { value: NormalisedDonation } | { errors: string[] } {
+export function normaliseDonation(
+  request: DonationRequest,
+  { timeZone }: { timeZone: string },
+): { value: NormalisedDonation } | { errors: string[] } {
   const { donor, transaction } = request;
   const address = donor.billingAddress;
   const stateInput = blankToNull(address.state);
@@ -39,6 +44,10 @@ export function normaliseDonation(request: DonationRequest): { value: Normalised
   if (!isValidPostalCode(address.postalCode, country)) {
     errors.push('donor.billingAddress.postalCode: must be 4 digits for an Australian address');
   }
+  // The validator refuses a local time the zone skips; a caller that skipped the validator is told here.
+  const at = transaction.date ? instantOf(transaction.date, timeZone) : null;
+  if (transaction.date && at === null)
+    errors.push(`transaction.date: is a local time that does not exist in ${timeZone}`);
   if (errors.length > 0) return { errors };
   return {
     value: {
@@ -58,7 +67,7 @@ export function normaliseDonation(request: DonationRequest): { value: Normalised
       transaction: {
         id: blankToNull(transaction.id),
         dateRaw: transaction.date ?? null,
-        at: transaction.date ? new Date(transaction.date) : null,
+        at,
         amountCents: transaction.amount === undefined ? null : parseDecimalToCents(transaction.amount),
       },
     },

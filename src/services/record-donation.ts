@@ -24,6 +24,8 @@ export interface DonationDeps {
   enrolments: EnrolmentCache;
   /** Group commit or one statement each (DONATION_GROUP_COMMIT); used for requests without an Idempotency-Key. */
   donations: DonationWriter;
+  /** FOUNDATION_TIME_ZONE: where a transaction.date without an offset is read. */
+  timeZone: string;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface DonationDeps {
 export async function recordDonation(deps: DonationDeps, request: DonationRequest, context: RequestContext) {
   const { db, enrolments } = deps;
   // Field rules first, business rules after (DESIGN.md §2); the validator already ran these rules with the schema.
-  const normalised = normaliseDonation(request);
+  const normalised = normaliseDonation(request, { timeZone: deps.timeZone });
   if ('errors' in normalised) throw new ApiError('VALIDATION', normalised.errors.join('; '));
   const { account } = await requireEnrolment(db, enrolments, request.source.fundraiserId, request.source.channel);
   const hash = requestHash(request);

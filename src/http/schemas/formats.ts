@@ -1,5 +1,5 @@
 import { normaliseCountry, normaliseState } from '../../domain/address.js';
-import { isRealInstant } from '../../domain/instant.js';
+import { isDateTime, isRealInstant } from '../../domain/instant.js';
 import { isPositiveAmountNumber, isPositiveAmountString } from '../../domain/money.js';
 import { normaliseMobile } from '../../domain/phone.js';
 import { isUuid } from '../../domain/uuid.js';
@@ -15,6 +15,9 @@ export const customFormats = {
   'amount-decimal-string': (value: string) => isPositiveAmountString(value),
   'amount-aud': { type: 'number' as const, validate: (value: number) => isPositiveAmountNumber(value) },
   'date-time': (value: string) => isRealInstant(value),
+  // Only where a partner's local time is welcome (transaction.date); whether the time exists in the foundation's
+  // zone is the `x-local-time` keyword's to judge, as the zone is a setting.
+  'date-time-or-local': (value: string) => isDateTime(value),
   uuid: isUuid,
 };
 
@@ -27,5 +30,8 @@ export const formatDescriptions: Record<string, string> = {
   'amount-aud': 'must be a positive number with at most 2 decimals',
   email: 'must be a valid email address',
   'date-time': 'must be an ISO 8601 date-time naming a real instant (with Z or an offset), e.g. 2026-11-21T10:00:00Z',
+  'date-time-or-local':
+    'must be an ISO 8601 date-time naming a real instant, with Z or an offset (2026-11-21T10:00:00+11:00) or ' +
+    "without one as the foundation's local time (2026-11-21T10:00:00)",
   uuid: 'must be a UUID',
 };

@@ -35,7 +35,11 @@ export default async function postDonationsRoute(app: App, { db, enrolments, don
       config: { envelopeMethod: '/donations', channelFrom: 'body' },
     },
     async (request, reply) => {
-      const result = await recordDonation({ db, enrolments, donations }, request.body, requestContext(request, config));
+      const result = await recordDonation(
+        { db, enrolments, donations, timeZone: config.FOUNDATION_TIME_ZONE },
+        request.body,
+        requestContext(request, config),
+      );
       markReplay(reply, result.replayed);
       return sendItems(request, reply, result.items, result.status);
     },
