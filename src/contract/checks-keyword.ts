@@ -5,4 +5,4 @@
 export const CHECKS_KEYWORD = 'x-checks';
 
 /** The checks a schema can name in its `x-checks` list. */
-export type CheckName = 'text' | 'postcode-for-country';
+export type CheckName = 'text' | 'no-control-characters' | 'postcode-for-country';

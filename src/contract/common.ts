@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ErrorCatalogue } from '../errors.js';
+import { CHECKS_KEYWORD, type CheckName } from './checks-keyword.js';
 
 /**
  * A string from a fixed list, documented as an enum. The serialiser treats it as a plain string (a union of
@@ -8,14 +9,21 @@ import { ErrorCatalogue } from '../errors.js';
 export const StringEnum = <const T extends readonly string[]>(values: T, options: object = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
-/** Strings are bounded everywhere so that no field can carry an unbounded payload. */
-export const Text = (maxLength = 200, options: object = {}) => Type.String({ maxLength, ...options });
-export const RequiredText = (maxLength = 200, options: object = {}) =>
-  Type.String({ minLength: 1, maxLength, ...options });
+/**
+ * Identifiers and free text refuse control characters: a line break stored in a bank reference splits its row in
+ * every CSV export and spreadsheet, a tab shifts its cells, and none of them belongs in a name or an id. Checks a
+ * schema already names are kept beside this one.
+ */
+function plainText(options: { [CHECKS_KEYWORD]?: CheckName[] }) {
+  return { ...options, [CHECKS_KEYWORD]: ['no-control-characters', ...(options[CHECKS_KEYWORD] ?? [])] };
+}
 
-export const SourceChannel = Type.String({
-  minLength: 1,
-  maxLength: 100,
+/** Strings are bounded everywhere so that no field can carry an unbounded payload. */
+export const Text = (maxLength = 200, options: object = {}) => Type.String({ maxLength, ...plainText(options) });
+export const RequiredText = (maxLength = 200, options: object = {}) =>
+  Type.String({ minLength: 1, maxLength, ...plainText(options) });
+
+export const SourceChannel = RequiredText(100, {
   description:
     'Partner channel. Exact, case-sensitive. The contract defines `Storefront App` and `Registration Integration`; ' +
     'operators may add channels. A partner may only use the channels it was issued (otherwise 401).',
@@ -44,9 +52,7 @@ export const PostHeaders = Type.Object({
     format: 'uuid',
     description: 'A fresh UUID per request; echoed as correlationId and as a response header.',
   }),
-  'idempotency-key': Type.Optional(
-    Type.String({ minLength: 1, maxLength: 200, description: 'Any string unique per logical operation.' }),
-  ),
+  'idempotency-key': Type.Optional(RequiredText(200, { description: 'Any string unique per logical operation.' })),
 });
 
 const ApiVersion = Type.String({ description: 'Version of the API that produced the response.', examples: ['1.0.0'] });

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { BATCH_STATUSES, OUTCOMES } from '../domain/reconciliation.js';
+import { RequiredText } from './common.js';
 
 /** Schemas of the remittance reports (GET /remittances/{batchId} and GET /remittances). */
 
@@ -72,9 +73,7 @@ export const Limit = (max: number, byDefault: number, what: string) =>
     examples: [byDefault],
   });
 
-export const Cursor = Type.String({
-  minLength: 1,
-  maxLength: 1000,
+export const Cursor = RequiredText(1000, {
   description: '`nextCursor` of the previous page, with the same other parameters.',
   examples: [
     'eyJzIjp7ImJhdGNoSWQiOiJmMTc1ODAyYi03NjMwLTQyY2QtYmZjYS1hYTNjYmU2MjliMDEiLCJvdXRjb21lIjoiZXhjZXB0aW9ucyJ9LCJwIjp7ImFmdGVyIjo5OTl9fQ.2Hq5n8yXoR8bLh7G3m0c1w',

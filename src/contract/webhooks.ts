@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { OUTCOMES } from '../domain/reconciliation.js';
 import { ALL_EVENTS } from '../domain/webhooks.js';
+import { RequiredText } from './common.js';
 import { MandateRecord } from './mandate.js';
 
 const DateTime = Type.String({ format: 'date-time' });
@@ -13,9 +14,7 @@ const SubscribableEvent = Type.Union(
 );
 
 export const EndpointRequest = Type.Object({
-  url: Type.String({
-    minLength: 1,
-    maxLength: 2000,
+  url: RequiredText(2000, {
     description:
       'Where events are POSTed. In production: https, and a host whose every address is public. In the sandbox http://127.0.0.1 and http://localhost are allowed too.',
     examples: ['https://partner.example.com/webhooks/fundraiser'],

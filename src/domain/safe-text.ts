@@ -55,3 +55,19 @@ function visit(current: unknown, path: (string | number)[], problems: TextProble
     path.pop();
   }
 }
+
+/**
+ * C0 controls (U+0000–U+001F: CR, LF and tab among them), DEL (U+007F) and C1 controls (U+0080–U+009F). C1 is
+ * refused too: NEL (U+0085) is a line break to Unicode-aware readers, and the others have no use in a name or an id
+ * (they appear when Windows-1252 text was decoded as Latin-1, which the sender should fix, not we store).
+ */
+export function hasControlCharacters(value: string): boolean {
+  for (let i = 0; i < value.length; i += 1) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
+}
+
+export const CONTROL_CHARACTERS_MESSAGE =
+  'must not contain control characters (line breaks, tabs, other C0 or C1 controls, or DEL)';

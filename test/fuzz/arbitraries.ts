@@ -3,13 +3,21 @@ import fc from 'fast-check';
 import type { Caller } from '../helpers/test-app.js';
 import { donationBody } from '../helpers/test-app.js';
 
-/** Values a hostile or careless client sends: what PostgreSQL refuses, impossible dates, huge and odd strings. */
+/**
+ * Values a hostile or careless client sends: what PostgreSQL refuses, control characters, impossible dates, huge and
+ * odd strings.
+ */
 const hostileConstants = [
   '\u0000',
   'a\u0000b',
   '\ud800',
   'x\udc00y',
   '\udbff\udbff',
+  '\rCR',
+  'line\nbreak',
+  'tab\there',
+  '\u0085',
+  '\u007f',
   '2024-12-31T23:59:60Z',
   '2024-02-30T10:00:00Z',
   '2023-02-29T00:00:00+10:00',

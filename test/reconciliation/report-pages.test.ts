@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listBatchEntries } from '../../src/infrastructure/repositories/remittance-reports.js';
+import { entriesCsv } from '../../src/services/reconciliation/entry-export.js';
 import { openRemittanceCsv } from '../../src/services/reconciliation/remittance-csv.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { bankReference, donate, postBatch } from './support.js';
@@ -106,10 +108,17 @@ describe('GET /remittances/{batchId} with Accept: text/csv (issue 18)', () => {
   it('streams every entry as RFC 4180 CSV that a standard parser reads back, hostile cells neutralised', async () => {
     const hostile = ['=HYPERLINK("http://evil")', '+61400', '-2+3', '@SUM(A1)', '\tTAB', '\rCR', 'a,b "q"\nline'];
     const donation = await donate(t, '12.30');
+    // POST refuses control characters now: the references holding them are written as data stored before that.
     const id = await postBatch(t, [
-      ...hostile.map((ref) => ({ bankReferenceId: ref, amount: 0.5, donationIds: ['=1+1', 'DON-B'] })),
+      ...hostile.map((ref, i) => ({
+        bankReferenceId: hasControls(ref) ? `LEGACY-${i}` : ref,
+        amount: 0.5,
+        donationIds: ['=1+1', 'DON-B'],
+      })),
       { bankReferenceId: 'PLAIN-1', amount: 12.3, donationIds: [donation] },
     ]);
+    for (const [position, ref] of hostile.entries())
+      if (hasControls(ref)) await storeLegacyEntry(id, position, { bank_reference_id: ref });
     const before = await csvOf(id);
     expect(before.statusCode).toBe(200);
     // Pending entries have empty outcome and detail; a quote inside a cell is doubled, the cell quoted (RFC 4180).
@@ -121,7 +130,7 @@ describe('GET /remittances/{batchId} with Accept: text/csv (issue 18)', () => {
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe(`attachment; filename="remittance-${id}.csv"`);
     expect(response.body.startsWith('index,bankReferenceId,amount,donationIds,outcome,detail\r\n')).toBe(true);
-    const rows = parse<Record<string, string>>(response.body, { columns: true });
+    const rows = parseStrictly(response.body);
     expect(rows.map((r) => r.bankReferenceId)).toEqual([
       ...hostile.map((h) => `'${h}`.replace("'a,b", 'a,b')),
       'PLAIN-1',
@@ -153,6 +162,60 @@ describe('GET /remittances/{batchId} with Accept: text/csv (issue 18)', () => {
       expect(response.json().error.code).toBe('FUNDRAISER:NOT_FOUND');
     }
     expect((await csvOf(batchId, {}, { as: null })).statusCode).toBe(401);
+  });
+});
+
+/** Written straight to the table, as rows stored before control characters were refused at the door. */
+async function storeLegacyEntry(
+  batch: string,
+  position: number,
+  values: { bank_reference_id?: string; donation_ids?: string[] },
+) {
+  await t.db
+    .updateTable('remittance_entries')
+    .set(values)
+    .where('batch_id', '=', batch)
+    .where('position', '=', position)
+    .execute();
+}
+
+const hasControls = (value: string) => [...value].some((c) => c < ' ');
+
+/**
+ * Parsed as a spreadsheet reads it: a CR or LF outside quotes ends the row, whichever line end the file uses. A cell
+ * left unquoted with a line break in it makes a short row, which the parser refuses.
+ */
+const parseStrictly = (csv: string) =>
+  parse<Record<string, string>>(csv, { columns: true, record_delimiter: ['\r\n', '\n', '\r'] });
+
+describe('a cell holding a CR or LF is quoted in every CSV export, even from data stored before the check', () => {
+  it("the partner file, the operators' file and the console export read back one record per entry", async () => {
+    const refs = ['\rCR', 'LF\nonly', 'mid\rCR', 'CRLF\r\nx', 'PLAIN-2'];
+    const id = await postBatch(
+      t,
+      refs.map((_, i) => ({ bankReferenceId: `LEGACY-${i}`, amount: 1, donationIds: [`DON-LEGACY-${i}`] })),
+    );
+    for (const [position, ref] of refs.entries())
+      await storeLegacyEntry(id, position, { bank_reference_id: ref, donation_ids: [`DON-${position}\nX`] });
+    await t.reconcile();
+
+    const partner = (await t.get(`/remittances/${id}`, { headers: { accept: 'text/csv' } })).body;
+    // The cell is quoted, the CR kept as it was stored; the apostrophe is the formula neutralisation of a leading CR.
+    expect(partner).toContain(`,"'\rCR",`);
+    expect(partner).toContain(`,"mid\rCR",`);
+    const operators = await text(await openRemittanceCsv(t.db, id, {}));
+    for (const csv of [partner, operators]) {
+      const rows = parseStrictly(csv);
+      expect(rows.map((r) => r.bankReferenceId)).toEqual(["'\rCR", 'LF\nonly', 'mid\rCR', 'CRLF\r\nx', 'PLAIN-2']);
+      expect(rows.map((r) => r.index)).toEqual(['0', '1', '2', '3', '4']);
+      expect(rows[1]).toMatchObject({ amount: '1.00', donationIds: 'DON-1\nX', outcome: 'unknown_donation' });
+      expect(rows[1]!.detail).toBe('Unknown donation ids: DON-1\nX.');
+    }
+
+    const consoleCsv = entriesCsv(await listBatchEntries(t.db, { batchId: id, limit: 100 }));
+    const consoleRows = parseStrictly(consoleCsv);
+    expect(consoleRows.map((r) => r.bankReferenceId)).toEqual(refs);
+    expect(consoleRows.map((r) => r.donationIds)).toEqual(refs.map((_, i) => `DON-${i}\nX`));
   });
 });
 

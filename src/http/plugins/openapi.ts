@@ -19,7 +19,11 @@ Send an \`Idempotency-Key\` with every POST: a retry with the same key replays t
 
 **Channels** (\`channel\`, \`source.channel\`) are reference data: \`Storefront App\` and \`Registration Integration\`
 are the contract's values and every deployment's defaults; operators may add others, so the document lists them
-as examples, not as an enum. A partner may only use the channels it was issued.`;
+as examples, not as an enum. A partner may only use the channels it was issued.
+
+**Text**: identifiers and text fields, headers and query parameters (those marked \`x-checks: no-control-characters\`)
+refuse control characters (U+0000–U+001F, U+007F–U+009F: line breaks and tabs among them) with 400
+FUNDRAISER:VALIDATION naming the field. Free-form \`sourceMetadata\` is stored verbatim.`;
 
 const TAGS = [
   { name: 'fundraisers', description: 'Check a fundraiser’s enrolment with your channel before anything else.' },

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyServerOptions, RouteOptions } from 'fastify';
 import { isValidPostalCode, normaliseCountry } from '../../domain/address.js';
-import { findUnsafeText } from '../../domain/safe-text.js';
+import { CONTROL_CHARACTERS_MESSAGE, findUnsafeText, hasControlCharacters } from '../../domain/safe-text.js';
 import { CHECKS_KEYWORD, type CheckName } from '../../contract/checks-keyword.js';
 
 interface CheckError {
@@ -36,6 +36,12 @@ const CHECKS: Record<CheckName, Check> = {
       error(`${instancePath}${problem.path.map((s) => `/${escapePointer(String(s))}`).join('')}`, problem.message),
     );
   },
+  // Named by the bounded text of the wire schemas (contract/common.ts), not by free-form sourceMetadata, which is
+  // stored verbatim. A value of another type is the type keyword's error, reported on its own.
+  'no-control-characters': (data, instancePath) =>
+    typeof data === 'string' && hasControlCharacters(data)
+      ? [error(instancePath, CONTROL_CHARACTERS_MESSAGE)]
+      : NO_ERRORS,
   // The postcode's rule depends on the country (DESIGN.md §8): four digits for Australia or no country.
   'postcode-for-country': (data, instancePath) => {
     if (typeof data !== 'object' || data === null) return [];

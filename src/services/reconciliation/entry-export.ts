@@ -1,6 +1,6 @@
-import { stringify } from 'csv-stringify/sync';
 import { formatCents } from '../../domain/money.js';
 import type { BatchEntryRow } from '../../infrastructure/repositories/remittance-reports.js';
+import { csvText } from './csv-text.js';
 
 /** Remittance entries as exported by the CLI (`remittances export`) and the console: the same fields, both ways. */
 
@@ -41,5 +41,5 @@ export function entriesCsv(rows: BatchEntryRow[]): string {
     'outcome',
     'detail',
   ];
-  return stringify(records, { header: true, columns });
+  return csvText(records, { header: true, columns });
 }

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import { formatCents } from '../../domain/money.js';
 import type { DB } from '../../infrastructure/db/schema.js';
@@ -12,6 +11,7 @@ import {
 } from '../../infrastructure/repositories/remittance-report-pages.js';
 import type { EntryRow } from '../../infrastructure/repositories/remittance-reports.js';
 import { openReadOnlySnapshot, readReportSnapshot } from '../../infrastructure/repositories/report-snapshot.js';
+import { csvText } from './csv-text.js';
 import { asSeenBy, entryFilter, notFound } from './remittance-report.js';
 
 /** The partner's CSV file of a batch (GET /remittances/{batchId} with Accept: text/csv, and the CLI's export). */
@@ -40,9 +40,9 @@ export function reportCsvRecord(entry: EntryRow | ExportEntryRow): string[] {
   ].map(neutraliseCell);
 }
 
-/** RFC 4180: CRLF line ends, fields quoted when they hold a comma, a quote or a line break. */
+/** RFC 4180: CRLF line ends, fields quoted when they hold a comma, a quote, a CR or an LF. */
 function csvLines(records: string[][], header?: readonly string[]): string {
-  return stringify(records, { record_delimiter: 'windows', ...(header ? { header: true, columns: [...header] } : {}) });
+  return csvText(records, { record_delimiter: 'windows', ...(header ? { header: true, columns: [...header] } : {}) });
 }
 
 /**

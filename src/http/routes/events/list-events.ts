@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { listPartnerEvents } from '../../../services/webhooks/event-log.js';
 import { sendItems, type App, type RouteDeps } from '../../route-context.js';
-import { RequestHeaders } from '../../../contract/common.js';
+import { RequestHeaders, RequiredText } from '../../../contract/common.js';
 import { eventPageExample } from '../../schemas/examples.js';
 import { envelopeResponse, errorResponses } from '../../schemas/responses.js';
 import { EventRecord } from '../../../contract/webhooks.js';
@@ -21,7 +21,7 @@ export default async function listEventsRoute(app: App, { db, config }: RouteDep
           'you processed as `after` to read what followed; `hasMore` says whether to ask again. An unknown `after` is 400.',
         headers: RequestHeaders,
         querystring: Type.Object({
-          after: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An event id.' })),
+          after: Type.Optional(RequiredText(64, { description: 'An event id.' })),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
         }),
         response: {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { confirmSandboxMandate } from '../../../services/sandbox-mandates.js';
 import { sendItems, type App, type RouteDeps } from '../../route-context.js';
-import { RequestHeaders, RequiredText } from '../../../contract/common.js';
+import { RequestHeaders, RequiredText, Text } from '../../../contract/common.js';
 import { MandateRecord, succeededMandateExample } from '../../../contract/mandate.js';
 import { BODY_ERRORS, envelopeResponse, errorResponses } from '../../schemas/responses.js';
 import { requirePrincipal } from '../../types.js';
@@ -26,7 +26,7 @@ export default async function confirmMandateRoute(app: App, { db, simulator }: R
         body: Type.Object({
           bsb: Type.String({ pattern: '^\\d{3}-?\\d{3}$', examples: ['000-000'] }),
           accountNumber: Type.String({ pattern: '^\\d{5,9}$', examples: ['000123456'] }),
-          accountHolderName: Type.Optional(Type.String({ maxLength: 200 })),
+          accountHolderName: Type.Optional(Text(200)),
         }),
         response: {
           200: envelopeResponse(

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../../errors.js';
 import type { App, RouteDeps } from '../../route-context.js';
+import { Text } from '../../../contract/common.js';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -13,7 +14,7 @@ export default async function mandateConfirmationPage(app: App, { simulator }: R
   app.get(
     '/sandbox/mandate-confirmations/:id',
     {
-      schema: { hide: true, params: Type.Object({ id: Type.String({ maxLength: 100 }) }) },
+      schema: { hide: true, params: Type.Object({ id: Text(100) }) },
       config: { public: true },
     },
     async (request, reply) => {
