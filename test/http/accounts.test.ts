@@ -59,14 +59,18 @@ describe('GET /accounts/{id} (section 4.9, DESIGN.md §13)', () => {
   });
 
   it.each(['10000004', '10000005', '10000003'])(
-    'known account %s without an activated product for the channel → 400',
+    'known account %s without an activated product for the channel → 200 with products: []',
     async (id) => {
       const response = await t.get(`/accounts/${id}`, { query: { channel: 'Storefront App' } });
-      expect(response.statusCode).toBe(400);
-      expect(response.json().error).toMatchObject({
-        code: 'FUNDRAISER:VALIDATION',
-        message: 'Fundraiser Validation Unsuccessful',
-      });
+      expect(response.statusCode).toBe(200);
+      const items = response.json().data.items;
+      expect(items.memberNumber).toBe(id);
+      expect(items.name).toEqual(expect.any(String));
+      expect(items.products).toEqual([]);
+      // The enrolment check itself still refuses it: that 400 belongs to /fundraisers and /donations.
+      const check = await t.get('/fundraisers', { query: { channel: 'Storefront App', id } });
+      expect(check.statusCode).toBe(400);
+      expect(check.json().error.code).toBe('FUNDRAISER:VALIDATION');
     },
   );
 

@@ -20,10 +20,10 @@ const AccountRecord = Type.Object({
   name: Type.String(),
   memberNumber: Type.String(),
   abn: Type.Optional(Type.String()),
-  products: Type.Array(Product),
+  products: Type.Array(Product, { description: 'The product activated for the channel; empty when there is none.' }),
 });
 
-/** GET /accounts/{id} (section 4.9): the account with the product of the requested channel. */
+/** GET /accounts/{id} (section 4.9): the account with the product activated for the requested channel. */
 export default async function getAccountRoute(app: App, { db, enrolments }: RouteDeps) {
   app.get(
     '/accounts/:id',
@@ -33,8 +33,8 @@ export default async function getAccountRoute(app: App, { db, enrolments }: Rout
         tags: ['accounts'],
         summary: 'Account details',
         description:
-          'The account with the product of the requested channel only (section 4.9). 404 ACCOUNT:NOT_FOUND for ' +
-          'an unknown id; 400 FUNDRAISER:VALIDATION for a known account without an activated product for the channel.',
+          'The account with the product activated for the requested channel (section 4.9). A known account with ' +
+          'no activated product for the channel answers 200 with `products: []`; 404 ACCOUNT:NOT_FOUND for an unknown id.',
         headers: RequestHeaders,
         params: Type.Object({ id: RequiredText(64, { description: 'Member number (a CRM id is accepted too).' }) }),
         querystring: Type.Object({ channel: SourceChannel }),
@@ -57,7 +57,7 @@ export default async function getAccountRoute(app: App, { db, enrolments }: Rout
               },
             ],
           }),
-          ...errorResponses('/accounts/:id', 'FUNDRAISER_NOT_ENROLLED', 'ACCOUNT_NOT_FOUND'),
+          ...errorResponses('/accounts/:id', 'ACCOUNT_NOT_FOUND'),
         },
       },
       config: { envelopeMethod: '/accounts/:id', channelFrom: 'query' },
