@@ -13,12 +13,13 @@ import { listChannels } from './infrastructure/repositories/channels.js';
 import { registerErrorHandling, sendError, toApiError } from './http/error-handler.js';
 import { clientErrorHandler, limitConnections, routeTable, serverOptions } from './http/transport.js';
 import { checkTextOfEveryRoute, configureValidator } from './http/schemas/checks.js';
+import { convertIntegerQueriesOfEveryRoute } from './http/query-integers.js';
 import { addRejections } from './infrastructure/repositories/console-dashboard.js';
 import { registerQueueGauges } from './services/queues/queue-gauges.js';
 import { registerConsole } from './console/register.js';
 import { AccessLog } from './http/access-log.js';
 import { bindRequestLog, createLogger, requestLoggerFactory } from './http/logging.js';
-import { corsAllowedOrigins, hstsEnabled } from './config-security.js';
+import { corsAllowedOrigins, hstsEnabled, trustedProxies } from './config-security.js';
 import { protectiveHeaders, securityHeadersPlugin } from './http/plugins/security-headers.js';
 import { authenticatePlugin } from './http/plugins/authenticate.js';
 import { channelAccessPlugin } from './http/plugins/channel-access.js';
@@ -108,6 +109,8 @@ function createFastify(deps: AppDeps): App {
       },
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // request.ip is the client's address: X-Forwarded-For is read only from the proxies TRUST_PROXY names.
+    trustProxy: trustedProxies(config),
     // While shutting down, requests that still arrive on open connections are answered (with Connection: close),
     // not refused with 503: the client sent them before it could know.
     return503OnClosing: false,
@@ -211,25 +214,28 @@ async function registerPlugins(
   app.addSchema(ErrorEnvelope);
   const allowedMethods = routeTable(app, config);
   checkTextOfEveryRoute(app);
+  convertIntegerQueriesOfEveryRoute(app);
   registerErrorHandling(app, { drainLimitBytes: config.BODY_DRAIN_LIMIT_BYTES, allowedMethods });
-  await app.register(correlationIdPlugin);
-  await app.register(authenticatePlugin, {
-    verifier,
-    requireBasic: config.REQUIRE_BASIC_AUTH,
-    throttle: authThrottle(config, database, app.log),
-  });
-  await app.register(channelAccessPlugin, { channels: new ChannelDirectory(() => listChannels(database.db)) });
-  await app.register(quotaPlugin, { store: quotaStore.store });
-  await app.register(openApiPlugin, { config });
-  // Issue 12: metrics of this app only (a registry per app), and the routes outside BASE_PATH.
+  // Metrics of this app only (a registry per app): two apps in one process must not share counters.
   const metrics = createMetrics({
     collectors: [
       databaseGauges(database),
-      // Issue 19: depth and age of every background queue, named like the other metrics (no prefix).
+      // Depth and age of every background queue, named like the other metrics (no prefix).
       (registry) => registerQueueGauges(registry, database.db, { prefix: '' }),
       ...(deps.metricsCollectors ?? []),
     ],
   });
+  await app.register(correlationIdPlugin);
+  await app.register(authenticatePlugin, {
+    verifier,
+    requireBasic: config.REQUIRE_BASIC_AUTH,
+    throttle: authThrottle(config, database, app.log, metrics.authenticationLockouts),
+    failures: metrics.authenticationFailures,
+  });
+  await app.register(channelAccessPlugin, { channels: new ChannelDirectory(() => listChannels(database.db)) });
+  await app.register(quotaPlugin, { store: quotaStore.store });
+  await app.register(openApiPlugin, { config });
+  // The routes outside BASE_PATH.
   await app.register(metricsPlugin, { metrics, donationsRoute: `${config.BASE_PATH}/donations` });
   await operationsRoutes(app, {
     config,

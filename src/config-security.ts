@@ -1,3 +1,5 @@
+import ipaddr from 'ipaddr.js';
+import { isRealInstant } from './domain/instant.js';
 import { Type } from '@sinclair/typebox';
 
 /** Settings of the protective headers and cross-origin policy (docs/security.md), part of src/config.ts's schema. */
@@ -18,6 +20,105 @@ export const SecuritySettings = {
     }),
   ),
 };
+
+/**
+ * Load balancers and proxies whose X-Forwarded-For the service believes. Unset, the client address is the socket's
+ * peer: behind a balancer every partner would then share the balancer's address (docs/deploy.md).
+ */
+export const ProxySettings = {
+  TRUST_PROXY: Type.Optional(
+    Type.String({
+      description:
+        'Comma-separated addresses or CIDRs of the load balancers in front of the service (e.g. 10.0.0.0/8), or ' +
+        'loopback, linklocal, uniquelocal. X-Forwarded-For is read only from these peers, so the client address ' +
+        "(throttling, logs) is the partner's, not the balancer's; from anyone else it is ignored. Unset: trust no proxy.",
+    }),
+  ),
+};
+
+/** RFC 9116: where to report a vulnerability in this deployment, served as /.well-known/security.txt. */
+export const SecurityContactSettings = {
+  SECURITY_CONTACT: Type.Optional(
+    Type.String({
+      pattern: '^\\s*(mailto:|https://|tel:)[^,\\s]+(\\s*,\\s*(mailto:|https://|tel:)[^,\\s]+)*\\s*$',
+      description:
+        'Comma-separated contacts for security reports (mailto:, https:// or tel: URIs), the Contact lines of ' +
+        '/.well-known/security.txt. Required in production; unset elsewhere, the file is not served.',
+    }),
+  ),
+  SECURITY_TXT_EXPIRES: Type.Optional(
+    Type.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$',
+      description:
+        'When the security.txt contacts stop being valid (RFC 9116 Expires, ISO 8601 with an offset; less than ' +
+        'a year ahead is advised). Required in production, and must be in the future at start-up.',
+    }),
+  ),
+  SECURITY_POLICY_URL: Type.Optional(
+    Type.String({
+      pattern: '^https://',
+      description: 'The deployment’s vulnerability disclosure policy (security.txt Policy).',
+    }),
+  ),
+};
+
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** The TRUST_PROXY entries, for Fastify's trustProxy; false when no proxy is trusted. */
+export function trustedProxies(config: { TRUST_PROXY?: string }): string[] | false {
+  const entries = (config.TRUST_PROXY ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  return entries.length === 0 ? false : entries;
+}
+
+/** Why a TRUST_PROXY entry is not an address, a CIDR or a keyword, or null. */
+export function trustProxyProblems(config: { TRUST_PROXY?: string }): string[] {
+  const entries = trustedProxies(config) || [];
+  return entries
+    .filter((entry) => !PROXY_KEYWORDS.has(entry) && !isAddressOrCidr(entry))
+    .map(
+      (entry) =>
+        `  TRUST_PROXY: ${JSON.stringify(entry)} is not an IP address, a CIDR or loopback/linklocal/uniquelocal`,
+    );
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  if (ipaddr.isValid(entry)) return true;
+  try {
+    ipaddr.parseCIDR(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where SECURITY_TXT_EXPIRES is not a real date-time in the future. */
+export function securityTxtExpiryProblems(config: { SECURITY_TXT_EXPIRES?: string }, now: Date): string[] {
+  if (!config.SECURITY_TXT_EXPIRES) return [];
+  const expires = new Date(config.SECURITY_TXT_EXPIRES);
+  if (!isRealInstant(config.SECURITY_TXT_EXPIRES))
+    return ['  SECURITY_TXT_EXPIRES: is not a real date-time (ISO 8601 with an offset)'];
+  if (expires <= now) return ['  SECURITY_TXT_EXPIRES: is in the past; set a new expiry (less than a year ahead)'];
+  return [];
+}
+
+/**
+ * What production lacks to tell a reporter where to go (RFC 9116), one line per setting. Checked when the service
+ * starts, like the payment provider's settings, so that tools which only read the configuration (the CLI) need not set them.
+ */
+export function missingSecurityContact(config: {
+  APP_ENV: string;
+  SECURITY_CONTACT?: string;
+  SECURITY_TXT_EXPIRES?: string;
+}): string[] {
+  if (config.APP_ENV !== 'production') return [];
+  return [
+    ...(config.SECURITY_CONTACT ? [] : ['  SECURITY_CONTACT: production needs a contact for security reports']),
+    ...(config.SECURITY_TXT_EXPIRES ? [] : ['  SECURITY_TXT_EXPIRES: production needs the expiry of its security.txt']),
+  ];
+}
 
 export function hstsEnabled(config: { APP_ENV: string; TLS_TERMINATED_UPSTREAM?: boolean }): boolean {
   return config.TLS_TERMINATED_UPSTREAM ?? config.APP_ENV !== 'sit';
@@ -74,11 +175,13 @@ function placeholderWord(value: string): string | null {
 }
 
 /**
- * Why `value` cannot be a secret a deployment generated for itself, or null when it could be. The rules are
- * chosen so that a random value of 16 characters or more essentially never trips them (a template word, see
- * `placeholderWord`; a run of 8 identical or 8 consecutive characters, fewer than 8 distinct characters, one sequence
- * repeated), while the usual template values do:
- * `changeme`, `sk_test_xxxxxxxxxxxx`, `whsec_xxx`, `<your key>`, `0000…`, `abababab…`.
+ * Why `value` cannot be a secret a deployment generated for itself, or null when it could be. Refused: a template
+ * word (see `placeholderWord`); under 16 characters; and four patterns typed values show (`sk_test_xxxx…`, `0000…`,
+ * `abababab…`, `0123456789abcdef`): a run of one character, few distinct characters, one sequence repeated, a run
+ * of consecutive characters. Each pattern counts only where a random value of that length and alphabet (see
+ * `shapeOf`) shows it with a chance below its share of `CHANCE`, so a generated secret is refused with a chance
+ * below 1e-12 whatever its length. A template word can turn up in a random base64 value (`/TODO/`, about 1e-8 per
+ * value), a risk accepted because template values are made of such words; in hex or decimal none can.
  */
 export function placeholderReason(value: string): string | null {
   // Stripe's own prefixes say which kind of key it is, not whether it was generated: the rules judge the rest.
@@ -88,20 +191,114 @@ export function placeholderReason(value: string): string | null {
   const word = placeholderWord(trimmed);
   if (word) return `looks like a placeholder (contains "${word}")`;
   if (trimmed.length < MIN_SECRET_LENGTH) return `is too short to be a generated secret (< ${MIN_SECRET_LENGTH})`;
-  if (/(.)\1{7}/.test(trimmed)) return 'looks like a placeholder (a character repeated 8 times)';
-  if (new Set(trimmed).size < 8) return 'looks like a placeholder (fewer than 8 distinct characters)';
-  if (/^(.+)\1+$/s.test(trimmed)) return 'looks like a placeholder (one sequence repeated)';
-  if (hasAscendingRun(trimmed, 8)) return 'looks like a placeholder (8 consecutive characters: 0123…, abcd…)';
+  // Base64 padding is no part of the random characters.
+  const chars = Array.from(trimmed.replace(/={1,2}$/, ''));
+  const shape = shapeOf(chars);
+  const run = longestRun(chars, (char) => char);
+  if (run >= improbableRun(shape, chars.length, CHANCE.run))
+    return `looks like a placeholder (a character repeated 8 times or more: ${run} in a row)`;
+  const distinct = new Set(chars).size;
+  if (distinct <= improbableDistinct(shape, CHANCE.distinct))
+    return `looks like a placeholder (fewer than 8 distinct characters: ${distinct} in ${chars.length})`;
+  const period = shortestPeriod(chars);
+  if (period !== null && chars.length * shape.size ** -(shape.random - period) < CHANCE.repeated)
+    return 'looks like a placeholder (one sequence repeated)';
+  const ascending = longestRun(chars, shape.successor);
+  if (ascending >= improbableRun(shape, chars.length, CHANCE.ascending))
+    return `looks like a placeholder (8 consecutive characters or more, 0123… or abcd…: ${ascending} in a row)`;
   return null;
 }
 
-function hasAscendingRun(value: string, length: number): boolean {
-  let run = 1;
-  for (let i = 1; i < value.length; i++) {
-    run = value.charCodeAt(i) === value.charCodeAt(i - 1) + 1 ? run + 1 : 1;
-    if (run >= length) return true;
+/**
+ * The highest chance that a uniformly random value trips each pattern rule, at its length and alphabet: 8e-13 in
+ * all. The largest share goes to few distinct characters, so that `1212121212abab12121212abab` (4 of 16 hex digits
+ * in 26 characters: at most C(16,4)·(4/16)^26 = 4.0e-13) is still refused.
+ */
+const CHANCE = { run: 1e-13, distinct: 5e-13, repeated: 1e-13, ascending: 1e-13 };
+
+interface Shape {
+  /** How many characters the value's generator draws from. */
+  size: number;
+  /** How many of its characters, from the first, are uniformly random: all but the last of base64 (see below). */
+  random: number;
+  /** The character after `char` in the alphabet's order (`9` then `a` in hex), for runs like `0123…`. */
+  successor: (char: string) => string | undefined;
+}
+
+/**
+ * The alphabet a value appears drawn from: decimal digits (10), hex digits in one case (16), or else one of 62 or
+ * more characters (alphanumeric, base64, base64url), for which every bound below is computed with 62 as it only
+ * shrinks as the alphabet grows. The last character of base64 carries 2 or 4 random bits when the byte count is no
+ * multiple of 3, so there it is not counted as random.
+ *
+ * Why a random secret drawn from one of these alphabets, A, is refused with a chance below 1e-12: with the shape of
+ * A itself, by the bounds below (8e-13 in all). With the shape of a smaller alphabet D (a hex value all digits, a
+ * base64 value all hex), its characters are uniform over D but for base64's last, so the bounds computed for D hold
+ * within a factor of 16; and that shape has a chance under 1e-3 (hex) or 1e-8 (base64) to begin with. In all, under
+ * 8e-13 × (1 + 16 × 1e-3) < 1e-12.
+ */
+function shapeOf(chars: string[]): Shape {
+  const inOrder = (order: string) => (char: string) => order[order.indexOf(char) + 1] || undefined;
+  const value = chars.join('');
+  if (/^[0-9]+$/.test(value)) return { size: 10, random: chars.length, successor: inOrder('0123456789') };
+  if (/^[0-9a-f]+$/.test(value)) return { size: 16, random: chars.length, successor: inOrder('0123456789abcdef') };
+  if (/^[0-9A-F]+$/.test(value)) return { size: 16, random: chars.length, successor: inOrder('0123456789ABCDEF') };
+  return {
+    size: 62,
+    random: chars.length - 1,
+    successor: (char) => String.fromCodePoint(char.codePointAt(0)! + 1),
+  };
+}
+
+/**
+ * The shortest run (8 at least) that a random value of this shape holds with a chance below `chance`. A run of k
+ * holds at least k - s random characters (s of them at the end are not random), each after the first equal to (or
+ * following) the one before with a chance of 1/size: at most `random` starts, each with a chance size^-(k-s-1).
+ */
+function improbableRun(shape: Shape, length: number, chance: number): number {
+  const notRandom = length - shape.random;
+  let k = 8;
+  while (shape.random * shape.size ** -(k - notRandom - 1) >= chance) k++;
+  return k;
+}
+
+/**
+ * The most distinct characters (7 at most, 0 for none) that a random value of this shape has with a chance below
+ * `chance`: having d or fewer is having every random character in one of C(size, d) sets of d characters, each
+ * with a chance (d/size)^random.
+ */
+function improbableDistinct(shape: Shape, chance: number): number {
+  let d = 7;
+  while (d > 0 && binomial(shape.size, d) * (d / shape.size) ** shape.random >= chance) d--;
+  return d;
+}
+
+/**
+ * The length of the shortest sequence the value repeats (at least twice, whole), or null. Repeating one of p
+ * characters fixes every random character after the p first: a chance of size^-(random - p), for each of at most
+ * length/2 values of p; hence the bound `placeholderReason` applies.
+ */
+function shortestPeriod(chars: string[]): number | null {
+  for (let p = 1; p <= chars.length / 2; p++) {
+    if (chars.length % p === 0 && chars.every((char, i) => i < p || char === chars[i - p])) return p;
   }
-  return false;
+  return null;
+}
+
+/** The longest run of characters each `next(previous)`. */
+function longestRun(chars: string[], next: (char: string) => string | undefined): number {
+  let longest = chars.length > 0 ? 1 : 0;
+  for (let i = 1, run = 1; i < chars.length; i++) {
+    run = chars[i] === next(chars[i - 1]!) ? run + 1 : 1;
+    longest = Math.max(longest, run);
+  }
+  return longest;
+}
+
+function binomial(n: number, k: number): number {
+  let result = 1;
+  for (let i = 1; i <= k; i++) result = (result * (n - k + i)) / i;
+  return result;
 }
 
 /**

@@ -1,7 +1,15 @@
 import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { SecuritySettings, isSecretSetting, placeholderSecrets } from './config-security.js';
+import {
+  ProxySettings,
+  SecurityContactSettings,
+  SecuritySettings,
+  isSecretSetting,
+  placeholderSecrets,
+  securityTxtExpiryProblems,
+  trustProxyProblems,
+} from './config-security.js';
 import { OperationsSettings } from './config-operations.js';
 import { WebhookSettings } from './config-webhooks.js';
 import { PerformanceSettings } from './config-performance.js';
@@ -91,15 +99,18 @@ export const ConfigSchema = Type.Object({
   }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 8 * 1024 * 1024 }),
   MAX_REMITTANCE_ENTRIES: Type.Integer({ minimum: 1, default: 10000 }),
-  AUTH_FAILURE_LIMIT_PER_CLIENT: Type.Integer({
+  AUTH_FAILURE_WARN_PER_CLIENT: Type.Integer({
     minimum: 1,
     default: 10,
-    description: 'Failed authentications of one client_id per window before it is locked out (429).',
+    description:
+      'Wrong secrets for one known client_id per window that log a warning (once per window). Never a lock-out: ' +
+      'a client id is not a secret, and anyone could lock its partner out.',
   }),
   AUTH_FAILURE_LIMIT_PER_ADDRESS: Type.Integer({
     minimum: 1,
     default: 50,
-    description: 'Failed authentications from one address per window before it is locked out (429).',
+    description:
+      'Failed authentications from one client address (an IPv6 /64) per window before that address is refused (429).',
   }),
   AUTH_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
   SEED_DEMO_DATA: Type.Optional(
@@ -158,6 +169,8 @@ export const ConfigSchema = Type.Object({
   ...TransportSettings,
   ...WebhookSettings,
   ...SecuritySettings,
+  ...ProxySettings,
+  ...SecurityContactSettings,
   ...OperationsSettings,
   ...PerformanceSettings,
   CONSOLE_ENABLED: Type.Optional(
@@ -208,8 +221,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const config = converted as Config;
   // Production refuses secrets left at a template's value (docs/security.md).
-  const placeholders = placeholderSecrets(env, known, config.APP_ENV);
-  if (placeholders.length > 0) throw new ConfigError(`Invalid configuration:\n${placeholders.join('\n')}`);
+  const problems = [
+    ...placeholderSecrets(env, known, config.APP_ENV),
+    ...trustProxyProblems(config),
+    ...securityTxtExpiryProblems(config, new Date()),
+  ];
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   if (config.BASE_PATH === '/') config.BASE_PATH = '';
   // Intl knows every IANA zone (Node carries full ICU) and throws RangeError for any other name.
   if (!isTimeZone(config.FOUNDATION_TIME_ZONE))

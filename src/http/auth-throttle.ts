@@ -1,19 +1,32 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Counter } from 'prom-client';
 import type { Config } from '../config.js';
 import type { Database } from '../infrastructure/db/connect.js';
-import { countAuthFailures, pruneAuthFailures } from '../infrastructure/repositories/auth-failures.js';
+import { countAuthFailures } from '../infrastructure/repositories/auth-failures.js';
 import { AuthThrottle, type FailureCounter } from '../services/auth-throttle.js';
 
-/** The failed-authentication throttle of the partner API, its counts in the shared database, its lock-outs logged. */
-export function authThrottle(config: Config, database: Database, log: FastifyBaseLogger): AuthThrottle {
+/** The failed-authentication throttle of the partner API, its counts in the shared database, its events logged. */
+export function authThrottle(
+  config: Config,
+  database: Database,
+  log: FastifyBaseLogger,
+  lockouts: Counter<string>,
+): AuthThrottle {
   return new AuthThrottle({
-    limitPerClient: config.AUTH_FAILURE_LIMIT_PER_CLIENT,
     limitPerAddress: config.AUTH_FAILURE_LIMIT_PER_ADDRESS,
+    warnPerClient: config.AUTH_FAILURE_WARN_PER_CLIENT,
     windowMs: config.AUTH_FAILURE_WINDOW_SECONDS * 1000,
     counter: sharedCounter(database, ''),
+    onLockout: ({ address, failures, until }) => {
+      lockouts.inc();
+      log.warn({ address, failures, until: until.toISOString() }, 'authentication locked out for an address');
+    },
     // The client id is not a secret (it is printed with the credential); the secret is never passed here.
-    onLockout: ({ key, value, failures, until }) =>
-      log.warn({ [key]: value, failures, until: until.toISOString() }, 'authentication locked out'),
+    onGuessing: ({ clientId, failures, windowStart }) =>
+      log.warn(
+        { client_id: clientId, failures, windowStart: windowStart.toISOString() },
+        'wrong secrets for a known client id: someone may be guessing it (rotate the credential if it goes on)',
+      ),
     onError: (err) => log.warn({ err: (err as Error).message }, 'failed authentication not counted'),
   });
 }
@@ -25,13 +38,14 @@ export function authThrottle(config: Config, database: Database, log: FastifyBas
  */
 export function consoleSignInThrottle(config: Config, database: Database, log: FastifyBaseLogger): AuthThrottle {
   return new AuthThrottle({
-    // Sign-ins carry no client id; accounts have their own lock.
-    limitPerClient: Number.MAX_SAFE_INTEGER,
     limitPerAddress: config.CONSOLE_SIGNIN_FAILURES_PER_ADDRESS,
+    // Sign-ins carry no client id; accounts have their own lock.
+    warnPerClient: Number.MAX_SAFE_INTEGER,
     windowMs: config.AUTH_FAILURE_WINDOW_SECONDS * 1000,
     counter: sharedCounter(database, 'console-'),
-    onLockout: ({ value, failures, until }) =>
-      log.warn({ address: value, failures, until: until.toISOString() }, 'console sign-in locked out for an address'),
+    onLockout: ({ address, failures, until }) =>
+      log.warn({ address, failures, until: until.toISOString() }, 'console sign-in locked out for an address'),
+    onGuessing: () => undefined,
     onError: (err) => log.warn({ err: (err as Error).message }, 'failed console sign-in not counted'),
   });
 }
@@ -47,6 +61,5 @@ function sharedCounter(database: Database, scope: string): FailureCounter {
       );
       return new Map([...counts].map(([key, n]) => [key.slice(scope.length), n]));
     },
-    prune: (before) => pruneAuthFailures(database.db, before),
   };
 }

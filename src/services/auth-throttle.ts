@@ -1,36 +1,48 @@
 /**
- * Failed-authentication throttling (issue 10): after `limitPerClient` failures of one client id, or
- * `limitPerAddress` failures from one source address, within a fixed window, every request of that client id or
- * address is answered 429 until the window ends, whether its secret is right or not (otherwise the lock-out would
- * still tell a guesser when it is right). Other client ids and addresses are unaffected.
+ * Failed-authentication throttling by source address. After `limitPerAddress` failures from one address within a
+ * fixed window, every request from that address is answered 429 until the window ends, whether its credential is
+ * right or not (otherwise the lock-out would still tell a guesser when it is right). Every other address, the same
+ * partner's other servers included, is unaffected.
  *
- * Counts are shared by every instance through PostgreSQL: each failure adds to the shared counter and reads back
+ * Nothing is ever locked by client id: a client id is not a secret (it travels in every request and sits in
+ * partners' logs), so a lock by client id would let anyone stop a partner's integration with ten bad requests.
+ * Guessing a 260-bit secret needs no lock-out (docs/security.md, "Guessing a secret"); failures against a known
+ * client id are counted instead, so operators see someone guessing and rotate the credential.
+ *
+ * Counts are shared by every instance through the database: each failure adds to the shared counter and reads back
  * the total, so a lock-out starts as soon as the total over all instances reaches the limit. An instance learns
- * of a lock-out from its own next failure for that key, so across N instances at most N - 1 attempts beyond the
- * limit can be checked in one window.
+ * of a lock-out from its own next failure for that address, so across N instances at most N - 1 attempts beyond
+ * the limit can be checked in one window.
  */
 export interface FailureCounter {
   /** Adds one failure to each key in the window and returns each key's total over every instance. */
   count(keys: string[], windowStart: Date): Promise<Map<string, number>>;
-  prune(before: Date): Promise<void>;
+}
+
+/** What a failed authentication was, as far as the throttle cares. */
+export interface Failure {
+  address: string;
+  /** The client id when it names a credential whose secret was wrong: someone may be guessing it. */
+  guessedClientId?: string;
 }
 
 export interface AuthThrottleOptions {
-  limitPerClient: number;
   limitPerAddress: number;
+  /** Failures against one known client id in a window that make the warning (once per window, on any instance). */
+  warnPerClient: number;
   windowMs: number;
   counter: FailureCounter;
   now?: () => number;
-  onLockout: (details: { key: 'client_id' | 'address'; value: string; failures: number; until: Date }) => void;
+  onLockout: (details: { address: string; failures: number; until: Date }) => void;
+  onGuessing: (details: { clientId: string; failures: number; windowStart: Date }) => void;
   onError: (err: unknown) => void;
 }
 
-/** Client ids are whatever a caller sends; a bounded key keeps the counter table bounded too. */
-const clientKey = (clientId: string) => `client:${clientId.slice(0, 200)}`;
 const addressKey = (address: string) => `address:${address}`;
+export const clientKey = (clientId: string) => `client:${clientId}`;
 
 export class AuthThrottle {
-  /** Locked keys and when their lock ends (ms), as this instance learnt them. */
+  /** Locked addresses and when their lock ends (ms), as this instance learnt them. */
   private readonly locked = new Map<string, number>();
   private readonly now: () => number;
 
@@ -38,39 +50,36 @@ export class AuthThrottle {
     this.now = options.now ?? Date.now;
   }
 
-  /** Seconds until the client id or the address may try again; null when neither is locked out. */
-  retryAfterSeconds(clientId: string | undefined, address: string): number | null {
+  /** Seconds until the address may try again; null when it is not locked out. */
+  retryAfterSeconds(address: string): number | null {
+    const end = this.locked.get(address);
+    if (end === undefined) return null;
     const now = this.now();
-    let until = 0;
-    for (const key of [clientId === undefined ? null : clientKey(clientId), addressKey(address)]) {
-      if (key === null) continue;
-      const end = this.locked.get(key);
-      if (end === undefined) continue;
-      if (end <= now) this.locked.delete(key);
-      else until = Math.max(until, end);
+    if (end <= now) {
+      this.locked.delete(address);
+      return null;
     }
-    return until === 0 ? null : Math.max(1, Math.ceil((until - now) / 1000));
+    return Math.max(1, Math.ceil((end - now) / 1000));
   }
 
   /** Counts a failure; a counting outage never turns an authentication answer into an error. */
-  async recordFailure(clientId: string | undefined, address: string): Promise<void> {
+  async recordFailure({ address, guessedClientId }: Failure): Promise<void> {
     const now = this.now();
     const windowStart = Math.floor(now / this.options.windowMs) * this.options.windowMs;
     const until = windowStart + this.options.windowMs;
-    const keys = [addressKey(address), ...(clientId === undefined ? [] : [clientKey(clientId)])];
+    const keys = [addressKey(address), ...(guessedClientId === undefined ? [] : [clientKey(guessedClientId)])];
     try {
       const counts = await this.options.counter.count(keys, new Date(windowStart));
-      let lockedNow = false;
-      for (const [key, failures] of counts) {
-        const isClient = key.startsWith('client:');
-        const limit = isClient ? this.options.limitPerClient : this.options.limitPerAddress;
-        if (failures < limit || this.locked.has(key)) continue;
-        this.locked.set(key, until);
-        lockedNow = true;
-        const value = isClient ? (clientId ?? '') : address;
-        this.options.onLockout({ key: isClient ? 'client_id' : 'address', value, failures, until: new Date(until) });
+      const failures = counts.get(addressKey(address)) ?? 0;
+      if (failures >= this.options.limitPerAddress && !this.locked.has(address)) {
+        this.locked.set(address, until);
+        this.options.onLockout({ address, failures, until: new Date(until) });
       }
-      if (lockedNow) await this.options.counter.prune(new Date(windowStart - this.options.windowMs));
+      if (guessedClientId === undefined) return;
+      // Exactly one failure in the window has this count, whichever instance counted it: one warning per window.
+      const guesses = counts.get(clientKey(guessedClientId)) ?? 0;
+      if (guesses === this.options.warnPerClient)
+        this.options.onGuessing({ clientId: guessedClientId, failures: guesses, windowStart: new Date(windowStart) });
     } catch (err) {
       this.options.onError(err);
     }

@@ -22,7 +22,13 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  */
 type Known = { record: null } | { record: CredentialRecord; digest: Buffer; principal: Principal };
 
-export type Verdict = { principal: Principal } | { rejected: string };
+/**
+ * Why a pair is refused: no such client id, a known client id with a wrong secret (someone may be guessing it), or
+ * the right secret of a credential that cannot be used now (revoked, expired, suspended, another environment).
+ */
+export type Rejection = 'unknown-client' | 'wrong-secret' | 'unusable';
+
+export type Verdict = { principal: Principal } | { rejected: Rejection; detail: string };
 
 /**
  * Checks client_id/client_secret pairs. Credential rows are cached (hits and misses) for at most `cacheTtlMs`, so
@@ -48,12 +54,12 @@ export class CredentialVerifier {
   }
 
   private judge(clientId: string, secret: string, known: Known): Verdict {
-    if (!known.record) return { rejected: 'unknown client_id' };
+    if (!known.record) return { rejected: 'unknown-client', detail: 'unknown client_id' };
     const { record, digest, principal } = known;
-    if (!secretMatches(secret, digest)) return { rejected: 'wrong client_secret' };
+    if (!secretMatches(secret, digest)) return { rejected: 'wrong-secret', detail: 'wrong client_secret' };
     const now = this.options.now();
     const rejection = credentialRejection(record, this.options.environment, now);
-    if (rejection) return { rejected: rejection };
+    if (rejection) return { rejected: 'unusable', detail: rejection };
     this.recordUse(clientId, now);
     return { principal };
   }

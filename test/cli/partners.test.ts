@@ -20,6 +20,7 @@ describe('partners', () => {
       quotaLimit: 600,
       quotaWindowSeconds: 60,
       usableCredentials: 0,
+      failedAuthentications24h: 0,
     });
 
     const stored = await database.db

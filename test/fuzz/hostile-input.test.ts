@@ -20,7 +20,6 @@ beforeAll(async () => {
     // Quotas and lock-outs would soon answer every request 429, and the fuzzing would stop reaching deeper.
     env: {
       QUOTA_DEFAULT_LIMIT: '10000000',
-      AUTH_FAILURE_LIMIT_PER_CLIENT: '1000000',
       AUTH_FAILURE_LIMIT_PER_ADDRESS: '1000000',
     },
   });

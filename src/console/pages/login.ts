@@ -11,6 +11,7 @@ import {
   type ConsoleDeps,
 } from '../route-context.js';
 import { sendPage } from '../views/layout.js';
+import { throttleUnit } from '../../domain/client-address.js';
 
 /** Sign in and sign out. The sign-in form has its own CSRF token (a cookie matched by a form field). */
 export const loginPages: ConsolePage = (app, deps) => {
@@ -23,7 +24,7 @@ export const loginPages: ConsolePage = (app, deps) => {
     const sent = field(request.body, '_csrf');
     if (!sameToken(sent, request.cookies[LOGIN_CSRF_COOKIE] ?? ''))
       return loginForm(request, reply, deps, 403, 'The sign-in form had expired. Please try again.');
-    const wait = deps.signInThrottle.retryAfterSeconds(undefined, request.ip);
+    const wait = deps.signInThrottle.retryAfterSeconds(throttleUnit(request.ip));
     if (wait !== null) {
       reply.header('retry-after', String(wait));
       return loginForm(
@@ -37,7 +38,7 @@ export const loginPages: ConsolePage = (app, deps) => {
     const result = await deps.sessions.login(field(request.body, 'email'), field(request.body, 'password'));
     if ('refused' in result) {
       request.log.info({ reason: result.refused }, 'console: sign-in refused');
-      await deps.signInThrottle.recordFailure(undefined, request.ip);
+      await deps.signInThrottle.recordFailure({ address: throttleUnit(request.ip) });
       const message =
         result.refused === 'locked'
           ? 'Too many failed attempts: this account is locked for a while. Try later, or ask an admin to reset it.'

@@ -138,6 +138,12 @@ async function detailPage(
     ['Channels', partner.channels],
     ['Quota', `${partner.quota_limit} requests per ${partner.quota_window_seconds} s`],
     ['Usable credentials', partner.usableCredentials],
+    [
+      'Wrong secrets, last 24 h',
+      partner.failedAuthentications24h === 0
+        ? '0'
+        : `${partner.failedAuthentications24h}: someone may be guessing a client secret. If it goes on, rotate the credential.`,
+    ],
     ['Created', partner.created_at],
   ]);
   const forms = canChange(session)

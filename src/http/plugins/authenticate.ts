@@ -2,15 +2,22 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sameSecret } from '../../domain/constant-time.js';
 import { ApiError } from '../../errors.js';
+import type { Counter } from 'prom-client';
+import { throttleUnit } from '../../domain/client-address.js';
 import type { AuthThrottle } from '../../services/auth-throttle.js';
-import type { CredentialVerifier, Verdict } from '../../services/credential-verifier.js';
+import type { CredentialVerifier, Rejection, Verdict } from '../../services/credential-verifier.js';
 import type { Principal } from '../../domain/principal.js';
 
 export interface AuthenticateOptions {
   verifier: CredentialVerifier;
   requireBasic: boolean;
   throttle: AuthThrottle;
+  /** Failed authentications by kind (a fixed set of label values). */
+  failures: Counter<'reason'>;
 }
+
+/** Every kind of failure, as counted in the metric; a fixed set, so the label stays bounded. */
+type FailureKind = 'missing' | 'basic-mismatch' | Rejection;
 
 /** One body for every authentication failure: it never says which value was wrong (section 5.1). */
 const unauthorized = () => new ApiError('UNAUTHORIZED', 'Invalid or missing client credentials');
@@ -20,14 +27,14 @@ const unauthorized = () => new ApiError('UNAUTHORIZED', 'Invalid or missing clie
  * them and, when present, must name the same pair; a deployment can require it (DESIGN.md §4).
  */
 export const authenticatePlugin = fp<AuthenticateOptions>(
-  async (app: FastifyInstance, { verifier, requireBasic, throttle }) => {
+  async (app: FastifyInstance, options) => {
     app.decorateRequest('principal', null);
     // Callback style: a request whose credential is cached is checked without a promise or a turn of the loop.
     app.addHook('onRequest', (request, _reply, done) => {
       if (request.routeOptions.config?.public || !request.routeOptions.url) return done();
       let outcome: Principal | Promise<Principal>;
       try {
-        outcome = authenticate(request, { verifier, requireBasic, throttle });
+        outcome = authenticate(request, options);
       } catch (err) {
         return done(err as Error);
       }
@@ -45,38 +52,48 @@ export const authenticatePlugin = fp<AuthenticateOptions>(
 );
 
 /** The request's principal, or the one refusal every failure gets (thrown, or as the promise's rejection). */
-function authenticate(
-  request: FastifyRequest,
-  { verifier, requireBasic, throttle }: AuthenticateOptions,
-): Principal | Promise<Principal> {
-  const clientId = header(request, 'client_id');
-  const clientSecret = header(request, 'client_secret');
-  // A locked-out client id or address is refused before its secret is even looked at.
-  const retryAfter = throttle.retryAfterSeconds(clientId, request.ip);
+function authenticate(request: FastifyRequest, options: AuthenticateOptions): Principal | Promise<Principal> {
+  const { verifier, requireBasic, throttle } = options;
+  // request.ip is the client's address: the socket's peer, or what trusted proxies (TRUST_PROXY) say it was.
+  const address = throttleUnit(request.ip);
+  // A locked-out address is refused before its credential is even looked at.
+  const retryAfter = throttle.retryAfterSeconds(address);
   if (retryAfter !== null)
     throw new ApiError('AUTHENTICATION_THROTTLED', `Too many failed authentications; retry in ${retryAfter} s`, {
       'retry-after': String(retryAfter),
     });
+  const failed = { request, options, address };
+  const clientId = header(request, 'client_id');
+  const clientSecret = header(request, 'client_secret');
   const basic = basicCredentials(request);
-  if (!clientId || !clientSecret) return refuse(request, throttle, clientId, 'missing credentials');
+  if (!clientId || !clientSecret) return refuse(failed, clientId, 'missing', 'missing credentials');
   if (basic === 'malformed' || (basic && !(basic.id === clientId && sameSecret(basic.secret, clientSecret))))
-    return refuse(request, throttle, clientId, 'Authorization header does not match');
-  if (requireBasic && !basic) return refuse(request, throttle, clientId, 'Authorization header required');
+    return refuse(failed, clientId, 'basic-mismatch', 'Authorization header does not match');
+  if (requireBasic && !basic) return refuse(failed, clientId, 'basic-mismatch', 'Authorization header required');
   const verdict = verifier.verify(clientId, clientSecret);
   const decide = (v: Verdict): Principal | Promise<Principal> =>
-    'rejected' in v ? refuse(request, throttle, clientId, v.rejected) : v.principal;
+    'rejected' in v ? refuse(failed, clientId, v.rejected, v.detail) : v.principal;
   return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
 }
 
-/** Logs and counts a failed authentication (the throttle), then refuses with the one answer every failure gets. */
+/**
+ * Logs and counts a failed authentication, then refuses with the one answer every failure gets. A guess counts
+ * against the address (the throttle); the right secret of a credential that cannot be used now is no guess, so a
+ * suspended partner's own calls never lock its servers out once it is reactivated.
+ */
 async function refuse(
-  request: FastifyRequest,
-  throttle: AuthThrottle,
+  { request, options, address }: { request: FastifyRequest; options: AuthenticateOptions; address: string },
   clientId: string | undefined,
+  kind: FailureKind,
   reason: string,
 ): Promise<never> {
   request.log.info({ clientId, reason }, 'authentication failed');
-  await throttle.recordFailure(clientId, request.ip);
+  options.failures.inc({ reason: kind });
+  if (kind !== 'unusable')
+    await options.throttle.recordFailure({
+      address,
+      ...(kind === 'wrong-secret' && clientId !== undefined ? { guessedClientId: clientId } : {}),
+    });
   throw unauthorized();
 }
 

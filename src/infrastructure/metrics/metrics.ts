@@ -55,5 +55,32 @@ export function createMetrics(options: { collectors?: MetricsCollector[]; nodeDe
     registers: [registry],
   });
   for (const collector of options.collectors ?? []) collector(registry);
-  return { registry, requests, latency, rejections, donationsRecorded, donationGroupRows, mandateGroupRows };
+  return {
+    registry,
+    requests,
+    latency,
+    rejections,
+    ...authenticationMetrics(registry),
+    donationsRecorded,
+    donationGroupRows,
+    mandateGroupRows,
+  };
+}
+
+/** Failed authentications by kind, and the addresses they locked out (docs/security.md, "Guessing a secret"). */
+function authenticationMetrics(registry: Registry) {
+  const authenticationFailures = new Counter({
+    name: 'partner_authentication_failures_total',
+    help:
+      'Failed partner authentications by kind: missing, basic-mismatch, unknown-client, wrong-secret (a known ' +
+      'client id: someone may be guessing it), unusable (the right secret of a revoked, expired or suspended credential).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  const authenticationLockouts = new Counter({
+    name: 'partner_authentication_lockouts_total',
+    help: 'Source addresses locked out after AUTH_FAILURE_LIMIT_PER_ADDRESS failed authentications in a window.',
+    registers: [registry],
+  });
+  return { authenticationFailures, authenticationLockouts };
 }

@@ -18,8 +18,3 @@ export async function countAuthFailures(
     returning key, count`.execute(db);
   return new Map(result.rows.map((row) => [row.key, Number(row.count)]));
 }
-
-/** Windows long past are of no use; dropped when a lock-out happens (rare), so the table stays small. */
-export async function pruneAuthFailures(db: Kysely<DB>, before: Date): Promise<void> {
-  await db.deleteFrom('auth_failure_counters').where('window_start', '<', before).execute();
-}

@@ -39,13 +39,18 @@ export function pruneStaleQuotaCounters(db: Kysely<DB>): Promise<number> {
   });
 }
 
-/** Failed-authentication windows that ended more than a whole window ago. */
+/**
+ * Failed-authentication windows that ended more than a whole window ago; those of a known client id (guesses at
+ * its secret) are kept a week, for the partner's page.
+ */
 export function pruneAuthFailureCounters(db: Kysely<DB>, windowSeconds: number): Promise<number> {
   return inChunks(async () => {
     const result = await sql`
       delete from auth_failure_counters where (key, window_start) in (
         select key, window_start from auth_failure_counters
-        where window_start < now() - make_interval(secs => ${2 * windowSeconds}) limit ${CHUNK})`.execute(db);
+        where window_start < now() - make_interval(secs => ${2 * windowSeconds})
+          and (key not like 'client:%' or window_start < now() - interval '7 days')
+        limit ${CHUNK})`.execute(db);
     return Number(result.numAffectedRows ?? 0);
   });
 }

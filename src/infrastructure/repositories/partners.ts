@@ -41,7 +41,11 @@ export async function countPartners(db: Kysely<DB>): Promise<number> {
 export interface PartnerSummary extends Partner {
   channels: string[];
   usableCredentials: number;
+  /** Wrong secrets sent with any of its client ids in the last 24 hours: someone may be guessing one. */
+  failedAuthentications24h: number;
 }
+
+const DAY_MS = 24 * 3600 * 1000;
 
 /** A partner by id or by exact name (names are unique). */
 export async function findPartner(db: Kysely<DB>, idOrName: string): Promise<Partner | undefined> {
@@ -71,6 +75,11 @@ export async function listPartnerSummaries(
       sql<number>`(select count(*) from credentials c where c.partner_id = p.id
         and (c.revoked_at is null or c.revoked_at > ${now}) and (c.expires_at is null or c.expires_at > ${now}))::int`.as(
         'usableCredentials',
+      ),
+      sql<number>`(select coalesce(sum(f.count), 0) from credentials c
+        join auth_failure_counters f on f.key = 'client:' || c.client_id
+        where c.partner_id = p.id and f.window_start > ${new Date(now.getTime() - DAY_MS)})::int`.as(
+        'failedAuthentications24h',
       ),
     ]);
   if (filter.status) query = query.where('p.status', '=', filter.status as Partner['status']);

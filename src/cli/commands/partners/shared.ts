@@ -21,6 +21,7 @@ export const partnerFields = (p: PartnerSummary) =>
     ['Channels', p.channels],
     ['Quota', quota(p)],
     ['Usable credentials', p.usableCredentials],
+    ['Wrong secrets (24 h)', p.failedAuthentications24h],
     ['Created', p.created_at],
     ['Updated', p.updated_at],
   ]);
@@ -33,6 +34,7 @@ export const partnerJson = (p: PartnerSummary) => ({
   quotaLimit: p.quota_limit,
   quotaWindowSeconds: p.quota_window_seconds,
   usableCredentials: p.usableCredentials,
+  failedAuthentications24h: p.failedAuthentications24h,
   createdAt: p.created_at,
   updatedAt: p.updated_at,
 });
