@@ -45,6 +45,8 @@ const env = {
   STRIPE_WEBHOOK_SECRET: webhookSecret,
   WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
   METRICS_TOKEN: metricsToken,
+  SECURITY_CONTACT: 'mailto:security@foundation.example',
+  SECURITY_TXT_EXPIRES: new Date(Date.now() + 180 * 24 * 3600 * 1000).toISOString(),
   DATA_DIR: dataDir,
   DATABASE_URL: '',
   HOST: '127.0.0.1',
@@ -159,6 +161,16 @@ try {
     'GET /metrics needs the bearer token and then answers Prometheus text',
     unauthorised.status === 401 && metrics.status === 200 && text.includes('http_requests_total'),
     { unauthorised: unauthorised.status, metrics: metrics.status },
+  );
+
+  const securityTxt = await fetch(`${base}/.well-known/security.txt`);
+  const securityText = await securityTxt.text();
+  check(
+    'GET /.well-known/security.txt names the contact and its expiry',
+    securityTxt.status === 200 &&
+      securityText.includes('Contact: mailto:security@foundation.example') &&
+      securityText.includes(`Expires: ${env.SECURITY_TXT_EXPIRES}`),
+    securityTxt.status,
   );
 } catch (err) {
   check('smoke run', false, err instanceof Error ? err.message : String(err));

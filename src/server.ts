@@ -9,6 +9,7 @@ import { DataDirectoryInUseError } from './infrastructure/db/data-dir-lock.js';
 import { isDatabaseUnavailable } from './infrastructure/db/errors.js';
 import { migrate, pendingMigrations } from './infrastructure/db/migrate.js';
 import { paymentSettings, PaymentSettingsError } from './config-operations.js';
+import { missingSecurityContact } from './config-security.js';
 import { seedDemoData, type DemoPartnerCredential } from './services/sandbox/demo-data.js';
 import { createLogger } from './http/logging.js';
 import { gracefulShutdown } from './shutdown.js';
@@ -22,6 +23,8 @@ async function main() {
   const config = loadConfig();
   boundHeapGrowth(config.HEAP_GROWTH_PERCENT);
   paymentSettings(config); // Refuses a provider that cannot work before anything is opened.
+  const missing = missingSecurityContact(config);
+  if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
   const log = createLogger(config.LOG_LEVEL);
   const context = await createContext(config, {
     logger: log,

@@ -80,6 +80,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/security.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Security contact (RFC 9116)
+         * @description Where to report a vulnerability in this deployment: its contacts and their expiry. 404 where the deployment sets no SECURITY_CONTACT (required in production).
+         */
+        get: operations["getSecurityTxt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -257,7 +277,7 @@ export interface paths {
         };
         /**
          * Account details
-         * @description The account with the product of the requested channel only (section 4.9). 404 ACCOUNT:NOT_FOUND for an unknown id; 400 FUNDRAISER:VALIDATION for a known account without an activated product for the channel.
+         * @description The account with the product activated for the requested channel (section 4.9). A known account with no activated product for the channel answers 200 with `products: []`; 404 ACCOUNT:NOT_FOUND for an unknown id.
          */
         get: operations["getAccount"];
         put?: never;
@@ -930,6 +950,138 @@ export interface operations {
             };
             /** @description FUNDRAISER:UNSUPPORTED_MEDIA_TYPE: The body is not application/json. */
             415: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:RATE_LIMIT: The partner’s request quota for the window is used up: retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNKNOWN: A bug: no internals in the body; the log has them under the correlation id. Retry with backoff. */
+            500: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSecurityTxt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The security.txt file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example Contact: mailto:security@foundation.example
+                     *     Expires: 2027-06-30T00:00:00.000Z
+                     *     Preferred-Languages: en
+                     *     Canonical: https://api.foundation.example/.well-known/security.txt
+                     */
+                    "text/plain": string;
+                };
+            };
+            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. */
+            400: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAUTHORIZED: Credentials missing or wrong (the body never says which), or a channel the partner was not issued. */
+            401: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:NOT_FOUND: No such resource for this partner (another partner’s id answers the same). */
+            404: {
                 headers: {
                     /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
                     "X-Correlation-ID"?: string;
@@ -3168,6 +3320,7 @@ export interface operations {
                                 name: string;
                                 memberNumber: string;
                                 abn?: string;
+                                /** @description The product activated for the channel; empty when there is none. */
                                 products: {
                                     /** @description Equals the channel. */
                                     name: string;
@@ -3189,7 +3342,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. FUNDRAISER:VALIDATION: The fundraiser has no active enrolment with the channel. */
+            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. */
             400: {
                 headers: {
                     /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
