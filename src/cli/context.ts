@@ -53,8 +53,9 @@ export class CliContext {
       const operator = (options.operator ?? this.io.defaultOperator()).trim();
       if (operator === '') throw new InvalidInputError('--operator must name who is making the change.');
       const config = this.settings();
-      const database = await this.open(createsDatabase);
+      const database = await this.open(createsDatabase, out);
       await work({ ops: { db: database.db, operator, now: this.io.now }, out, config, io: this.io });
+      out.finish();
     } catch (err) {
       out.error(explain(err), { debug: Boolean(this.io.env.FUNDRAISER_ADMIN_DEBUG) });
       this.exitCode = 1;
@@ -68,20 +69,19 @@ export class CliContext {
     await database?.close();
   }
 
-  private open(createsDatabase: boolean): Promise<Database> {
+  private open(createsDatabase: boolean, out: Output): Promise<Database> {
     if (this.io.database) return Promise.resolve(this.io.database);
-    this.database ??= this.connect(createsDatabase);
+    this.database ??= this.connect(createsDatabase, out);
     return this.database;
   }
 
   /** The service's own settings and migrations: the CLI works on exactly the database the service uses. */
-  private async connect(createsDatabase: boolean): Promise<Database> {
+  private async connect(createsDatabase: boolean, out: Output): Promise<Database> {
     const config = this.settings();
     if (!config.DATABASE_URL && !createsDatabase) requireEmbeddedDatabase(resolve(this.io.cwd, config.DATA_DIR));
     // Two connections: a command runs one statement at a time, beside the service's own pool.
     const database = await openDatabase(config, { poolMax: 2 });
-    // On stderr, so --json output stays machine-readable: which database a change went to is never a guess.
-    this.io.stderr(`Database: ${database.location}\n`);
+    out.opened(database.location);
     try {
       this.migrationsApplied = await migrate(database);
     } catch (err) {

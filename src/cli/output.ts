@@ -10,10 +10,14 @@ export interface Column<T> {
 
 /**
  * What a command prints: a table or a list of fields for people (the default), or JSON for scripts (--json).
- * In JSON mode stdout holds exactly one JSON document; notes for people are left out and errors go to stderr
- * as JSON too.
+ * In JSON mode the CLI writes nothing but JSON, so a script can parse each stream whole: stdout holds the result
+ * alone; stderr is empty, or one document that ends the run (see `finish` and `error`). Notes for people are left
+ * out; warnings and the database opened go in that document instead of lines of their own.
  */
 export class Output {
+  private readonly warnings: string[] = [];
+  private database?: string;
+
   constructor(
     private readonly io: Pick<CliIo, 'stdout' | 'stderr'>,
     readonly json: boolean,
@@ -29,17 +33,36 @@ export class Output {
     if (!this.json) this.io.stdout(ensureNewline(text));
   }
 
-  /** A warning, on stderr whatever the mode. */
+  /** A warning: a line on stderr for people; in JSON mode, part of the document that ends the run. */
   warn(text: string): void {
-    this.io.stderr(ensureNewline(`Warning: ${text}`));
+    if (this.json) this.warnings.push(text);
+    else this.io.stderr(ensureNewline(`Warning: ${text}`));
   }
 
+  /**
+   * Which database the run opened: which one a change went to must never be a guess. A line on stderr for people;
+   * in JSON mode it is named in the document that ends the run, if there is one.
+   */
+  opened(location: string): void {
+    this.database = location;
+    if (!this.json) this.io.stderr(`Database: ${location}\n`);
+  }
+
+  /** Ends a run that succeeded: in JSON mode, its warnings (if any) as one document on stderr. */
+  finish(): void {
+    if (this.json && this.warnings.length > 0) this.io.stderr(this.document({}));
+  }
+
+  /** Ends a run that failed; in JSON mode with one document on stderr: `{"error":{"message":…,"problems":[…]},…}`. */
   error(err: unknown, options: { debug?: boolean } = {}): void {
     const expected = err instanceof OperatorError;
     const message = expected ? err.message : `Unexpected failure: ${err instanceof Error ? err.message : String(err)}`;
     const problems = err instanceof ImportRejectedError ? err.problems : undefined;
+    const stack = options.debug && !expected && err instanceof Error ? err.stack : undefined;
     if (this.json) {
-      this.io.stderr(`${JSON.stringify({ error: { message, ...(problems ? { problems } : {}) } }, null, 2)}\n`);
+      this.io.stderr(
+        this.document({ error: { message, ...(problems ? { problems } : {}), ...(stack ? { stack } : {}) } }),
+      );
       return;
     }
     this.io.stderr(`Error: ${message}\n`);
@@ -56,7 +79,13 @@ export class Output {
       if (problems.length > shown.length)
         this.io.stderr(`… and ${problems.length - shown.length} more; --json lists every one.\n`);
     }
-    if (options.debug && !expected && err instanceof Error && err.stack) this.io.stderr(`${err.stack}\n`);
+    if (stack) this.io.stderr(`${stack}\n`);
+  }
+
+  private document(content: { error?: object }): string {
+    const warnings = this.warnings.length > 0 ? { warnings: this.warnings } : {};
+    const database = this.database ? { database: this.database } : {};
+    return `${JSON.stringify({ ...content, ...warnings, ...database }, null, 2)}\n`;
   }
 }
 

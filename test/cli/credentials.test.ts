@@ -95,7 +95,7 @@ describe('credentials', () => {
     await ok(run, 'partners', 'create', 'Prod Co', '--channel', 'Storefront App');
     const result = await run('credentials', 'issue', 'Prod Co', '--env', 'production', '--json');
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('Warning: this deployment runs as sit');
+    expect(JSON.parse(result.stderr).warnings).toEqual([expect.stringContaining('this deployment runs as sit')]);
     expect(await ping(pair(result.json()))).toBe(401);
   });
 
@@ -163,7 +163,9 @@ describe('credentials', () => {
     const revokeNew = await run('credentials', 'revoke', rotated.issued.clientId, '--json');
     expect(revokeNew.code).toBe(0);
     expect(revokeNew.json()).toMatchObject({ state: 'revoked', usableLeft: 0 });
-    expect(revokeNew.stderr).toContain('has no usable credentials left in sit');
+    expect(JSON.parse(revokeNew.stderr).warnings).toEqual([
+      expect.stringContaining('has no usable credentials left in sit'),
+    ]);
     expect(await ping(pair(rotated.issued))).toBe(401);
     expect((await run('credentials', 'revoke', old.clientId)).stderr).toContain('is already revoked');
   });

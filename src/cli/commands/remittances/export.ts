@@ -15,6 +15,7 @@ import {
 import { parseTimeRange } from '../../../services/operators/time-range.js';
 import type { CliContext } from '../../context.js';
 import type { CliIo } from '../../io.js';
+import type { Output } from '../../output.js';
 import { wholeNumber, withJson } from '../../options.js';
 import { fromOption, outcomeOption, toOption } from './shared.js';
 
@@ -39,13 +40,13 @@ export function registerRemittancesExport(remittances: Command, ctx: CliContext)
     .option(...toOption)
     .option('--limit <n>', 'at most this many entries', wholeNumber(1, 10_000_000), 1_000_000)
     .action((options: ExportOptions, command: Command) =>
-      ctx.run(command, async ({ ops, io }) => {
+      ctx.run(command, async ({ ops, io, out }) => {
         const json = options.format === 'json' || Boolean(options.json);
         // One batch as CSV is exactly the partner's file (GET /remittances/{batchId}, Accept: text/csv).
         if (options.batch && !json && !options.partner && !options.from && !options.to) {
           const outcome = options.outcome ?? (options.exceptions ? 'exceptions' : undefined);
           const csv = await exportRemittanceBatchCsv(ops, options.batch, outcome);
-          return writeOut(io, options.output, csv, (n) => `Wrote the CSV of batch ${options.batch} (${n} bytes)`);
+          return writeOut(io, out, options.output, csv, (n) => `Wrote the CSV of batch ${options.batch} (${n} bytes)`);
         }
         const rows = await listRemittanceEntries(ops, {
           batchId: options.batch,
@@ -57,7 +58,7 @@ export function registerRemittancesExport(remittances: Command, ctx: CliContext)
         });
         const entries = `${rows.length} entr${rows.length === 1 ? 'y' : 'ies'}`;
         const output = json ? Readable.from([`${JSON.stringify(rows.map(exportedEntry), null, 2)}\n`]) : toCsv(rows);
-        return writeOut(io, options.output, output, () => `Wrote ${entries}`);
+        return writeOut(io, out, options.output, output, () => `Wrote ${entries}`, rows.length);
       }),
     );
 }
@@ -91,8 +92,18 @@ function toCsv(rows: BatchEntryRow[]): Readable {
   );
 }
 
-/** Streams to a file (then says so on stderr) or to stdout, chunk by chunk. */
-async function writeOut(io: CliIo, file: string | undefined, output: Readable, done: (bytes: number) => string) {
+/**
+ * Streams to stdout, chunk by chunk, or to a file and then says so: on stderr for people; with --json, as the
+ * result on stdout (`{"file":…,"bytes":…,"entries":…}`), since stdout must hold one JSON document.
+ */
+async function writeOut(
+  io: CliIo,
+  out: Output,
+  file: string | undefined,
+  output: Readable,
+  done: (bytes: number) => string,
+  entries?: number,
+) {
   let bytes = 0;
   if (!file) {
     for await (const chunk of output) io.stdout(String(chunk));
@@ -101,5 +112,6 @@ async function writeOut(io: CliIo, file: string | undefined, output: Readable, d
   const path = resolve(io.cwd, file);
   output.on('data', (chunk: Buffer | string) => (bytes += chunk.length));
   await pipelineAsync(output, createWriteStream(path));
-  io.stderr(`${done(bytes)} to ${path}\n`);
+  if (out.json) out.emit({ file: path, bytes, entries }, () => '');
+  else io.stderr(`${done(bytes)} to ${path}\n`);
 }
