@@ -1,9 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lockDataDirectory } from '../../src/infrastructure/db/data-dir-lock.js';
+import { startServerProcess } from '../helpers/server-process.js';
+import { donationBody } from '../helpers/test-app.js';
+import { processState, spawnUnreaped, untilZombie } from '../helpers/unreaped-child.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'fx-restart-'));
 const children: ChildProcess[] = [];
@@ -99,4 +103,97 @@ describe('embedded database: restart after kill -9 (issue 11)', () => {
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   }, 60_000);
+});
+
+/** Partners' servers posting donations one after another until stopped, whatever the answers; the acknowledged count. */
+function donationWriters(base: string, credentials: { clientId: string; clientSecret: string }, clients: number) {
+  let running = true;
+  let acknowledged = 0;
+  const post = (body: object) =>
+    fetch(`${base}/donations`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-correlation-id': randomUUID(),
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+      },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+  const loop = async () => {
+    while (running) {
+      try {
+        const response = await post(donationBody());
+        if (response.status === 200) acknowledged++;
+        await response.body?.cancel();
+      } catch {
+        // Killed under us: nothing more is acknowledged.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  };
+  const loops = Array.from({ length: clients }, loop);
+  return { acknowledged: () => acknowledged, stop: () => ((running = false), Promise.all(loops)) };
+}
+
+const until = async (condition: () => boolean) => {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+};
+
+describe.runIf(process.platform === 'linux')('embedded database: restart before the killed service is reaped', () => {
+  it('a service killed with SIGKILL under load and started again at once, its parent not yet having reaped it, serves', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fx-unreaped-'));
+    const env = { DATABASE_URL: '', DATA_DIR: dir, QUOTA_DEFAULT_LIMIT: '100000000' };
+    // The first service's parent does not reap it, as a supervisor that restarts at once has not yet: killed, it stays
+    // a zombie, a pid the kernel still answers for.
+    const first = spawnUnreaped(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    });
+    try {
+      const pid = await first.pid;
+      await until(() => {
+        if (processState(pid) === 'Z') throw new Error(`the first service exited: ${first.output().stderr}`);
+        return /OpenAPI:[^\n]*\n[\s\S]*\n\n$/.test(first.output().stdout);
+      });
+      const banner = first.output().stdout;
+      const base = /on (http:\/\/\S+) —/.exec(banner)![1]!;
+      const [, clientId, clientSecret] = /client_id=(\S+)\s+client_secret=(\S+)/.exec(banner)!;
+      const credentials = { clientId: clientId!, clientSecret: clientSecret! };
+
+      // Under load: killed while donations are being written.
+      const load = donationWriters(base, credentials, 8);
+      await until(() => load.acknowledged() >= 20);
+      process.kill(pid, 'SIGKILL');
+      await untilZombie(pid);
+      const second = startServerProcess(env, children);
+      const stopped = load.stop();
+      const { base: secondBase } = await second.ready;
+      await stopped;
+      // The second took the lock while the first was still a zombie: nobody has reaped it.
+      expect(processState(pid)).toBe('Z');
+
+      // The banner comes after listen; /ping without headers answers 400, proving the server answers.
+      expect((await fetch(`${secondBase}/ping`)).status).toBe(400);
+      const donation = await fetch(`${secondBase}/donations`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-correlation-id': randomUUID(),
+          client_id: credentials.clientId,
+          client_secret: credentials.clientSecret,
+        },
+        body: JSON.stringify(donationBody()),
+      });
+      expect(donation.status).toBe(200);
+      expect(await second.kill('SIGTERM')).toBe(0);
+    } finally {
+      await first.release();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
 });
