@@ -71,19 +71,73 @@ describe('production refuses empty and placeholder secrets, naming the setting (
     expect(placeholderSecrets(env, Object.keys(env), 'staging')).toEqual([]);
   });
 
+  /**
+   * What a random value may be refused for: a template word, in base64 only (`/TODO/`, about 1e-8 per value, a risk
+   * the rule accepts); the pattern rules refuse one with a chance below 1e-12 by construction (see `shapeOf` in
+   * src/config-security.ts), so these properties cannot fail by chance: 5,000 runs each, under 1e-8 in all.
+   */
+  const refusedForItsPattern = (value: string) => {
+    const reason = placeholderReason(value);
+    return reason !== null && !(/[^0-9a-f]/i.test(value) && reason.includes('(contains "'));
+  };
+
   it('never refuses a random secret of 16 characters or more, hex, base64 or base64url', () => {
     const encodings = ['hex', 'base64', 'base64url'] as const;
     // fast-check draws the bytes, so a failure prints a seed that reproduces it. Unbiased: uniformly, as a secret's
     // generator does; biased toward edge cases it drew twelve zero bytes (seed 210156900), which is no random secret
-    // and is rightly refused.
-    const bytes = fc.uint8Array({ minLength: 12, maxLength: 64 });
+    // and is rightly refused. From 8 bytes: 16 hex digits, where patterns are likeliest.
+    const bytes = fc.uint8Array({ minLength: 8, maxLength: 64 });
     fc.assert(
       fc.property(bytes, fc.constantFrom(...encodings), (raw, encoding) => {
         const value = Buffer.from(raw).toString(encoding);
-        return value.length < 16 || placeholderReason(value) === null;
+        return value.length < 16 || !refusedForItsPattern(value);
       }),
-      { numRuns: 20000, unbiased: true },
+      { numRuns: 5000, unbiased: true },
     );
+  });
+
+  it('never refuses a random value of 16 to 300 characters of any alphabet a secret is drawn from', () => {
+    const ALPHABETS = [
+      '0123456789',
+      '0123456789abcdef',
+      '0123456789ABCDEF',
+      '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz',
+      'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
+      'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_',
+    ];
+    const values = fc
+      .constantFrom(...ALPHABETS)
+      .chain((alphabet) =>
+        fc
+          .array(fc.integer({ min: 0, max: alphabet.length - 1 }), { minLength: 16, maxLength: 300 })
+          .map((indexes) => indexes.map((i) => alphabet[i]).join('')),
+      );
+    fc.assert(
+      fc.property(values, (value) => !refusedForItsPattern(value)),
+      { numRuns: 5000, unbiased: true },
+    );
+  });
+
+  it('refuses a pattern only where a random value of that length and alphabet almost never shows it', () => {
+    // 24 hex digits, 5 distinct: a random 12-byte secret once drawn (seed 623495885), refused when 8 were required.
+    expect(placeholderReason('b4b4b45bbbb4fb44b4000000')).toBeNull();
+    // In 24 random hex digits, 4 distinct or fewer have a chance of 6.5e-12 at most, 3 or fewer 2.0e-15.
+    expect(placeholderReason('b4b4b45bbbb4fb44b4555555')).toBeNull();
+    expect(placeholderReason('b4b4b45bbbb45b44b4555555')).toBe(
+      'looks like a placeholder (fewer than 8 distinct characters: 3 in 24)',
+    );
+    // A run of 12 in 24 hex digits: 24·16^-11 = 1.4e-12; of 13: 8.5e-14.
+    expect(placeholderReason(`${'7'.repeat(12)}b4e1a9c3f2d8`)).toBeNull();
+    expect(placeholderReason(`${'7'.repeat(13)}b4e1a9c3f2d`)).toMatch(/repeated 8 times or more: 13 in a row/);
+    // The longer the value, the fewer patterns a random one shows: only 7 hex digits is refused from 46 on
+    // (C(16,7)·(7/16)^46 = 3.5e-13).
+    const sevenDigits = 'bdffb7b77b9f9f722d925f95bbbdf7f5b227bd57df5d9';
+    expect(placeholderReason(sevenDigits)).toBeNull();
+    expect(placeholderReason(`${sevenDigits}9`)).toBe(
+      'looks like a placeholder (fewer than 8 distinct characters: 7 in 46)',
+    );
+    // Hex counts on in its own order: 9 is followed by a.
+    expect(placeholderReason('0123456789abcdef')).toMatch(/8 consecutive characters or more, .*: 16 in a row/);
   });
 
   it('explains each kind of refusal', () => {
