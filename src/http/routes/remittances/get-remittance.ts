@@ -8,7 +8,6 @@ import {
   ownerOf,
 } from '../../../services/reconciliation/remittance-report.js';
 import { prefersCsv } from '../../accept.js';
-import { integerQuery } from '../../query-integers.js';
 import { sendItems, type App, type RouteDeps } from '../../route-context.js';
 import { RequestHeaders } from '../../../contract/common.js';
 import { batchReportExample } from '../../schemas/examples.js';
@@ -77,7 +76,6 @@ export default async function getRemittanceRoute(app: App, { db, config }: Route
         },
       },
       config: { envelopeMethod: '/remittance' },
-      preValidation: integerQuery('limit'),
     },
     async (request, reply) => {
       const principal = requirePrincipal(request.principal);

@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import { BATCH_STATUSES } from '../../../domain/reconciliation.js';
 import { DEFAULT_BATCH_PAGE, listRemittanceReports } from '../../../services/reconciliation/list-remittances.js';
 import { createPageCursors } from '../../../services/reconciliation/page-cursor.js';
-import { integerQuery } from '../../query-integers.js';
 import { sendItems, type App, type RouteDeps } from '../../route-context.js';
 import { RequestHeaders } from '../../../contract/common.js';
 import { batchListExample } from '../../schemas/examples.js';
@@ -58,7 +57,6 @@ export default async function listRemittancesRoute(app: App, { db, config }: Rou
         },
       },
       config: { envelopeMethod: '/remittance' },
-      preValidation: integerQuery('limit'),
     },
     async (request, reply) => {
       const query = { ...request.query, limit: request.query.limit ?? DEFAULT_BATCH_PAGE };
