@@ -1034,6 +1034,8 @@ export interface operations {
             /** @description The security.txt file. */
             200: {
                 headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
                     [name: string]: unknown;
                 };
                 content: {

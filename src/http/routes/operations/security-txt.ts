@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { apiBaseUrl, type Config } from '../../../config.js';
 import { ApiError } from '../../../errors.js';
 import type { App } from '../../route-context.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { errorResponses, ResponseHeaders } from '../../schemas/responses.js';
 import { hostServers, type OperationsDeps } from './context.js';
 
 const EXAMPLE = `Contact: mailto:security@foundation.example
@@ -32,6 +32,7 @@ export default async function securityTxtRoute(app: App, { config }: OperationsD
         response: {
           200: {
             description: 'The security.txt file.',
+            headers: ResponseHeaders.correlationId,
             content: { 'text/plain': { schema: Type.String(), example: EXAMPLE } },
           },
           ...errorResponses('/.well-known/security.txt', 'NOT_FOUND'),
