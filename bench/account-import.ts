@@ -1,4 +1,4 @@
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/index.js';
 import { openDatabase } from '../src/composition.js';
 import { importAccounts } from '../src/services/operators/reference-data/import-accounts.js';
 import type { BenchDatabase } from './database.js';

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/index.js';
 import { connectDatabase } from '../src/infrastructure/db/connect.js';
 
 export const OPENAPI_FILE = new URL('../openapi.json', import.meta.url);

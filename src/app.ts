@@ -1,25 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
-import type { Config } from './config.js';
-import { isProduction } from './config.js';
-import type { Database } from './infrastructure/db/connect.js';
+import Fastify from 'fastify';
+import { isProduction } from './config/index.js';
 import type { PaymentProvider } from './infrastructure/payments/provider.js';
 import { PaymentSimulator } from './infrastructure/payments/simulator.js';
 import { createQuotaStore } from './infrastructure/quota/create-quota-store.js';
 import type { QuotaStore } from './infrastructure/quota/quota-store.js';
-import { findCredential, touchCredential } from './infrastructure/repositories/credentials.js';
-import { listChannels } from './infrastructure/repositories/channels.js';
 import { registerErrorHandling, sendError, toApiError } from './http/error-handler.js';
 import { clientErrorHandler, limitConnections, routeTable, serverOptions } from './http/transport.js';
 import { checkTextOfEveryRoute, configureValidator } from './http/schemas/checks.js';
 import { convertIntegerQueriesOfEveryRoute } from './http/query-integers.js';
-import { addRejections } from './infrastructure/repositories/console-dashboard.js';
 import { registerQueueGauges } from './services/queues/queue-gauges.js';
 import { registerConsole } from './console/register.js';
 import { AccessLog } from './http/access-log.js';
 import { bindRequestLog, createLogger, requestLoggerFactory } from './http/logging.js';
-import { corsAllowedOrigins, hstsEnabled, trustedProxies } from './config-security.js';
+import { corsAllowedOrigins, hstsEnabled, trustedProxies } from './config/security.js';
 import { protectiveHeaders, securityHeadersPlugin } from './http/plugins/security-headers.js';
 import { authenticatePlugin } from './http/plugins/authenticate.js';
 import { channelAccessPlugin } from './http/plugins/channel-access.js';
@@ -30,38 +25,20 @@ import type { App } from './http/route-context.js';
 import { customFormats } from './http/schemas/formats.js';
 import { addLocalTimeKeyword } from './http/schemas/local-time.js';
 import { ErrorEnvelope } from './contract/common.js';
-import type { OnBatchStored } from './services/accept-remittances.js';
-import { ChannelDirectory } from './services/channel-directory.js';
-import { CredentialVerifier } from './services/credential-verifier.js';
+import { channelDirectoryOn } from './services/channel-directory.js';
+import { credentialVerifierOn, type CredentialVerifier } from './services/credential-verifier.js';
 import { authThrottle } from './http/auth-throttle.js';
-import { RejectionCounter } from './services/rejection-counter.js';
+import { rejectionCounterOn } from './services/rejection-counter.js';
 import { databaseGauges } from './infrastructure/metrics/database-gauges.js';
-import { createMetrics, type MetricsCollector } from './infrastructure/metrics/metrics.js';
+import { createMetrics } from './infrastructure/metrics/metrics.js';
 import { selectPaymentProvider, type StripeIntegration } from './infrastructure/payments/select-provider.js';
 import { metricsPlugin } from './http/plugins/metrics.js';
-import { operationsRoutes } from './http/routes/operations/index.js';
-import type { Lifecycle } from './http/lifecycle.js';
+import { operationsRoutes } from './http/routes/platform/index.js';
 import { registerRoutes } from './http/partner-routes.js';
 import './http/types.js';
+import type { AppDeps } from './http/app-deps.js';
 
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  /** Defaults to the sandbox simulator outside production; production must supply the real provider. */
-  payments?: PaymentProvider;
-  /** Injectable clock (credential expiry); defaults to the system clock. */
-  now?: () => Date;
-  /** A pino logger, or false for silence (tests). Defaults to JSON logs at LOG_LEVEL with secrets redacted. */
-  logger?: FastifyBaseLogger | false;
-  /** Called in the transaction that stores a remittance batch. Defaults to enqueuing its reconciliation job. */
-  onRemittanceBatchStored?: OnBatchStored;
-  /** Called after a new batch is committed; the server wakes its reconciliation worker. */
-  onRemittanceBatchCommitted?: () => void;
-  /** The server's shutdown state (readiness, `Connection: close`); an app that is never shut down has none. */
-  lifecycle?: Lifecycle;
-  /** Extra metrics for GET /metrics (the job queue's, for one), added to this app's own registry. */
-  metricsCollectors?: MetricsCollector[];
-}
+export type { AppDeps };
 
 /** How often each instance adds its counts of refused calls to the shared table. */
 const REJECTION_FLUSH_MS = 5000;
@@ -155,18 +132,16 @@ function choosePayments(deps: AppDeps, now: () => Date) {
  */
 async function addRequestAccounting(app: App, deps: AppDeps, now: () => Date) {
   const { config, database } = deps;
-  const verifier = new CredentialVerifier({
+  const verifier = credentialVerifierOn(database.db, {
     environment: config.APP_ENV,
     cacheTtlMs: config.CREDENTIAL_CACHE_TTL_SECONDS * 1000,
     now,
-    load: (clientId) => findCredential(database.db, clientId),
-    touch: (clientId, at) => touchCredential(database.db, clientId, at),
     onTouchError: (err) => app.log.warn({ err }, 'could not record credential use'),
   });
   const quotaStore = await createQuotaStore(config, database, app.log);
   app.addHook('onClose', () => quotaStore.close());
   app.decorate('quotaStore', quotaStore.store);
-  const rejections = new RejectionCounter((counts) => addRejections(database.db, counts), {
+  const rejections = rejectionCounterOn(database.db, {
     intervalMs: REJECTION_FLUSH_MS,
     now,
     onError: (err) => app.log.warn({ err: (err as Error).message }, 'refused-call counts not saved yet'),
@@ -232,7 +207,7 @@ async function registerPlugins(
     throttle: authThrottle(config, database, app.log, metrics.authenticationLockouts),
     failures: metrics.authenticationFailures,
   });
-  await app.register(channelAccessPlugin, { channels: new ChannelDirectory(() => listChannels(database.db)) });
+  await app.register(channelAccessPlugin, { channels: channelDirectoryOn(database.db) });
   await app.register(quotaPlugin, { store: quotaStore.store });
   await app.register(openApiPlugin, { config });
   // The routes outside BASE_PATH.

@@ -1,5 +1,5 @@
 import type pino from 'pino';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import { connectDatabase, type Database } from './infrastructure/db/connect.js';
 import { JobQueue, type JobQueueOptions } from './infrastructure/queue/job-queue.js';
 import { buildJobWorkers, type JobWorkers } from './services/jobs/registry.js';

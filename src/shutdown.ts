@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import { acceptQueueLength } from './http/accept-queue.js';
 import type { Lifecycle } from './http/lifecycle.js';
 import type { App } from './http/route-context.js';

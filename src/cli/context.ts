@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { openDatabase } from '../composition.js';
 import type { Database } from '../infrastructure/db/connect.js';
 import { DataDirectoryInUseError } from '../infrastructure/db/data-dir-lock.js';
-import { isDatabaseUnavailable } from '../infrastructure/db/errors.js';
+import { isDatabaseUnavailable } from '../infrastructure/db/unavailable.js';
 import { migrate } from '../infrastructure/db/migrate.js';
 import type { OperatorContext } from '../services/operators/context.js';
-import { InvalidInputError, OperatorError } from '../services/operators/errors.js';
+import { InvalidInputError, OperatorError } from '../services/operators/operator-errors.js';
 import type { CliIo } from './io.js';
 import { Output } from './output.js';
 

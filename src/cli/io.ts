@@ -5,7 +5,7 @@ import type { Database } from '../infrastructure/db/connect.js';
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  /** Source of DATABASE_URL, DATA_DIR, APP_ENV, QUOTA_DEFAULT_* (see src/config.ts). */
+  /** Source of DATABASE_URL, DATA_DIR, APP_ENV, QUOTA_DEFAULT_* (see src/config/). */
   env: Record<string, string | undefined>;
   /**
    * An open, migrated database to use instead of connecting from `env`. The caller owns it: it is neither

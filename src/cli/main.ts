@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { applicationInfo } from '../version.js';
-import { InvalidInputError } from '../services/operators/errors.js';
+import { InvalidInputError } from '../services/operators/operator-errors.js';
 import { commandGroups } from './commands/index.js';
 import { CliContext } from './context.js';
 import { defaultIo, type CliIo } from './io.js';

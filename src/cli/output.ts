@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import { formatCents } from '../domain/money.js';
-import { ImportRejectedError, OperatorError } from '../services/operators/errors.js';
+import { ImportRejectedError, OperatorError } from '../services/operators/operator-errors.js';
 import type { CliIo } from './io.js';
 
 export interface Column<T> {

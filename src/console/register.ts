@@ -1,5 +1,5 @@
-import type { Config } from '../config.js';
-import { consoleEnabled, consoleSecureCookie } from '../config.js';
+import type { Config } from '../config/index.js';
+import { consoleEnabled, consoleSecureCookie } from '../config/index.js';
 import { consoleSignInThrottle } from '../http/auth-throttle.js';
 import type { App } from '../http/route-context.js';
 import type { Database } from '../infrastructure/db/connect.js';

@@ -1,12 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { App } from '../http/route-context.js';
 import type { DB } from '../infrastructure/db/schema.js';
 import type { AuthThrottle } from '../services/auth-throttle.js';
 import type { ConsoleSession, ConsoleSessions } from '../services/console/sessions.js';
 import type { OperatorContext } from '../services/operators/context.js';
-import { OperatorError } from '../services/operators/errors.js';
+import { OperatorError } from '../services/operators/operator-errors.js';
 import { statusOf } from './pages/error-page.js';
 
 /** What the console's pages are given: the same collaborators as the CLI's commands, never SQL of their own. */

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ErrorCatalogue } from '../errors.js';
+import { ErrorCatalogue } from '../api-errors.js';
 import { CHECKS_KEYWORD, type CheckName } from './checks-keyword.js';
 
 /**

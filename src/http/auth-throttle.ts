@@ -1,9 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Counter } from 'prom-client';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { Database } from '../infrastructure/db/connect.js';
-import { countAuthFailures } from '../infrastructure/repositories/auth-failures.js';
-import { AuthThrottle, type FailureCounter } from '../services/auth-throttle.js';
+import { AuthThrottle, sharedFailureCounter } from '../services/auth-throttle.js';
 
 /** The failed-authentication throttle of the partner API, its counts in the shared database, its events logged. */
 export function authThrottle(
@@ -16,7 +15,7 @@ export function authThrottle(
     limitPerAddress: config.AUTH_FAILURE_LIMIT_PER_ADDRESS,
     warnPerClient: config.AUTH_FAILURE_WARN_PER_CLIENT,
     windowMs: config.AUTH_FAILURE_WINDOW_SECONDS * 1000,
-    counter: sharedCounter(database, ''),
+    counter: sharedFailureCounter(database.db, ''),
     onLockout: ({ address, failures, until }) => {
       lockouts.inc();
       log.warn({ address, failures, until: until.toISOString() }, 'authentication locked out for an address');
@@ -42,24 +41,10 @@ export function consoleSignInThrottle(config: Config, database: Database, log: F
     // Sign-ins carry no client id; accounts have their own lock.
     warnPerClient: Number.MAX_SAFE_INTEGER,
     windowMs: config.AUTH_FAILURE_WINDOW_SECONDS * 1000,
-    counter: sharedCounter(database, 'console-'),
+    counter: sharedFailureCounter(database.db, 'console-'),
     onLockout: ({ address, failures, until }) =>
       log.warn({ address, failures, until: until.toISOString() }, 'console sign-in locked out for an address'),
     onGuessing: () => undefined,
     onError: (err) => log.warn({ err: (err as Error).message }, 'failed console sign-in not counted'),
   });
-}
-
-/** Counts in the database shared by every instance, under keys of one scope. */
-function sharedCounter(database: Database, scope: string): FailureCounter {
-  return {
-    async count(keys, windowStart) {
-      const counts = await countAuthFailures(
-        database.db,
-        keys.map((key) => scope + key),
-        windowStart,
-      );
-      return new Map([...counts].map(([key, n]) => [key.slice(scope.length), n]));
-    },
-  };
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../infrastructure/db/errors.js';
+import { isDatabaseUnavailable } from '../infrastructure/db/unavailable.js';
 import { errorEnvelope } from './envelope.js';
-import { ApiError, ErrorCatalogue, type ErrorKind } from '../errors.js';
+import { ApiError, ErrorCatalogue, type ErrorKind } from '../api-errors.js';
 import { causeFields } from './logging.js';
 import { describeValidationErrors } from './validation-cause.js';
 import { drainRequest } from './drain.js';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from './app-deps.js';
 import type { AppMetrics } from '../infrastructure/metrics/metrics.js';
 import type { PaymentProvider } from '../infrastructure/payments/provider.js';
 import type { PaymentSimulator } from '../infrastructure/payments/simulator.js';

@@ -9,7 +9,7 @@ import type {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { Database } from '../infrastructure/db/connect.js';
 import type { DB } from '../infrastructure/db/schema.js';
 import type { PaymentProvider } from '../infrastructure/payments/provider.js';

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance, RouteOptions } from 'fastify';
-import type { Config } from '../config.js';
-import { hstsEnabled } from '../config-security.js';
-import { ApiError, type ErrorKind } from '../errors.js';
+import type { Config } from '../config/index.js';
+import { hstsEnabled } from '../config/security.js';
+import { ApiError, type ErrorKind } from '../api-errors.js';
 import { errorEnvelope } from './envelope.js';
 import { protectiveHeaders } from './plugins/security-headers.js';
 

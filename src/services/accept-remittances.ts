@@ -2,7 +2,7 @@ import type { RemittancesRequest } from '../contract/remittances.js';
 import type { Kysely } from 'kysely';
 import { numberToCents } from '../domain/money.js';
 import { requestHash } from '../domain/request-hash.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../api-errors.js';
 import type { DB } from '../infrastructure/db/schema.js';
 import { accountsOfDonationsNotEnrolled } from '../infrastructure/repositories/accounts.js';
 import { insertRemittanceBatch } from '../infrastructure/repositories/remittances.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { centsToAmount } from '../domain/money.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../api-errors.js';
 import type { DB, Product } from '../infrastructure/db/schema.js';
 import { findAccount } from '../infrastructure/repositories/accounts.js';
 import { checkAccountEnrolment, requireEnrolment, type EnrolmentCache } from './enrolment.js';

@@ -1,3 +1,7 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../infrastructure/db/schema.js';
+import { countAuthFailures } from '../infrastructure/repositories/auth-failures.js';
+
 /**
  * Failed-authentication throttling by source address. After `limitPerAddress` failures from one address within a
  * fixed window, every request from that address is answered 429 until the window ends, whether its credential is
@@ -39,7 +43,7 @@ export interface AuthThrottleOptions {
 }
 
 const addressKey = (address: string) => `address:${address}`;
-export const clientKey = (clientId: string) => `client:${clientId}`;
+const clientKey = (clientId: string) => `client:${clientId}`;
 
 export class AuthThrottle {
   /** Locked addresses and when their lock ends (ms), as this instance learnt them. */
@@ -84,4 +88,18 @@ export class AuthThrottle {
       this.options.onError(err);
     }
   }
+}
+
+/** Counts in the database shared by every instance, under keys of one scope (the partner API's, the console's). */
+export function sharedFailureCounter(db: Kysely<DB>, scope: string): FailureCounter {
+  return {
+    async count(keys, windowStart) {
+      const counts = await countAuthFailures(
+        db,
+        keys.map((key) => scope + key),
+        windowStart,
+      );
+      return new Map([...counts].map(([key, n]) => [key.slice(scope.length), n]));
+    },
+  };
 }

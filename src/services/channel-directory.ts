@@ -1,3 +1,7 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../infrastructure/db/schema.js';
+import { listChannels } from '../infrastructure/repositories/channels.js';
+
 /** The channel names operators have loaded, cached briefly: they change rarely and are read on every request. */
 export class ChannelDirectory {
   private cached: { names: string[]; at: number } | null = null;
@@ -13,3 +17,6 @@ export class ChannelDirectory {
     return this.cached.names;
   }
 }
+
+/** The directory of the channels stored in `db`. */
+export const channelDirectoryOn = (db: Kysely<DB>) => new ChannelDirectory(() => listChannels(db));

@@ -1,8 +1,14 @@
 import { LRUCache } from 'lru-cache';
-import type { Environment } from '../config.js';
-import { credentialRejection, secretMatches, storedDigest } from '../domain/credentials.js';
+import type { Environment } from '../config/index.js';
+import { credentialRejection, secretMatches, storedDigest } from '../domain/client-credentials.js';
 import type { Principal } from '../domain/principal.js';
-import type { CredentialRecord } from '../infrastructure/repositories/credentials.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../infrastructure/db/schema.js';
+import {
+  findCredential,
+  touchCredential,
+  type CredentialRecord,
+} from '../infrastructure/repositories/client-credentials.js';
 
 export interface CredentialVerifierOptions {
   environment: Environment;
@@ -98,4 +104,16 @@ function principalOf(record: CredentialRecord): Principal {
     quotaLimit: record.quotaLimit,
     quotaWindowSeconds: record.quotaWindowSeconds,
   };
+}
+
+/** A verifier of the credentials stored in `db`. */
+export function credentialVerifierOn(
+  db: Kysely<DB>,
+  options: Omit<CredentialVerifierOptions, 'load' | 'touch'>,
+): CredentialVerifier {
+  return new CredentialVerifier({
+    ...options,
+    load: (clientId) => findCredential(db, clientId),
+    touch: (clientId, at) => touchCredential(db, clientId, at),
+  });
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../api-errors.js';
 import type { Account, DB, Product } from '../infrastructure/db/schema.js';
 import { findAccountWithProduct, findProduct } from '../infrastructure/repositories/accounts.js';
 

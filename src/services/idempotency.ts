@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../api-errors.js';
 import type { DB } from '../infrastructure/db/schema.js';
 import {
   claimIdempotencyKey,

@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
 import type { Principal } from '../domain/principal.js';
 import { requestHash } from '../domain/request-hash.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../api-errors.js';
 import type { DB, Mandate, MandatesTable } from '../infrastructure/db/schema.js';
 import { isFinalStatus, type PaymentProvider, type SetupIntent } from '../infrastructure/payments/provider.js';
 import {

@@ -4,7 +4,7 @@ import { normaliseDonation } from '../domain/donation.js';
 import type { Principal } from '../domain/principal.js';
 import { newDonationReferenceId } from '../domain/reference-ids.js';
 import { requestHash } from '../domain/request-hash.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../api-errors.js';
 import type { DB, NewDonation } from '../infrastructure/db/schema.js';
 import { insertDonationOnce, type StoredDonation } from '../infrastructure/repositories/donations.js';
 import type { DonationWriter } from './donation-group-commit.js';

@@ -1,3 +1,7 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../infrastructure/db/schema.js';
+import { addRejections } from '../infrastructure/repositories/console-dashboard.js';
+
 export type RejectionKind = 'authentication' | 'quota';
 
 export interface RejectionCounts {
@@ -7,18 +11,24 @@ export interface RejectionCounts {
   count: number;
 }
 
+export interface RejectionCounterOptions {
+  intervalMs: number;
+  now: () => Date;
+  onError: (err: unknown) => void;
+}
+
 /**
  * Counts refused partner calls (401, 429) per UTC day, kind and partner, for the console's dashboard. Counts are
  * kept in this instance and added to the shared table every few seconds: a flood of bad credentials costs one
  * statement per interval, not one write per refused call. A failed write keeps its counts for the next attempt.
  */
-export class RejectionCounter {
+class RejectionCounter {
   private pending = new Map<string, RejectionCounts>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly save: (counts: RejectionCounts[]) => Promise<void>,
-    private readonly options: { intervalMs: number; now: () => Date; onError: (err: unknown) => void },
+    private readonly options: RejectionCounterOptions,
   ) {}
 
   record(kind: RejectionKind, partnerId: string | null | undefined): void {
@@ -54,3 +64,7 @@ export class RejectionCounter {
     await this.flush().catch(() => undefined);
   }
 }
+
+/** A counter that adds its counts to the shared table of `db`. */
+export const rejectionCounterOn = (db: Kysely<DB>, options: RejectionCounterOptions) =>
+  new RejectionCounter((counts) => addRejections(db, counts), options);

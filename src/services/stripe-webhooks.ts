@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../api-errors.js';
 import type { DB, Mandate } from '../infrastructure/db/schema.js';
 import { isFinalStatus } from '../infrastructure/payments/provider.js';
 import { toSetupIntent, type StripePaymentProvider } from '../infrastructure/payments/stripe/stripe-provider.js';
 import {
   findByProviderMandate,
   isProviderEventRecorded,
+  mandateExists,
   recordProviderEvent,
   updateMandateFromIntent,
   updateProviderMandateStatus,
@@ -40,8 +41,7 @@ export async function handleStripeEvent(
 
 async function setupIntentEvent(db: Kysely<DB>, provider: StripePaymentProvider, event: Stripe.Event) {
   const object = event.data.object as Stripe.SetupIntent;
-  const known = await db.selectFrom('mandates').select('id').where('id', '=', object.id).executeTakeFirst();
-  if (!known) {
+  if (!(await mandateExists(db, object.id))) {
     // Ours but not stored yet (the creating request is still between Stripe and its commit): a non-2xx makes
     // Stripe deliver it again later. Intents of other integrations on the same account are none of ours.
     if (object.metadata?.mandateKey) throw new ApiError('NOT_FOUND', `Mandate ${object.id} is not recorded yet`);

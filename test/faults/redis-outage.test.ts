@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertPartner } from '../../src/infrastructure/repositories/partners.js';
-import { issueCredential } from '../../src/services/credentials.js';
+import { issueCredential } from '../../src/services/issue-credential.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { startTestApp, type Caller, type TestApp } from '../helpers/test-app.js';
 

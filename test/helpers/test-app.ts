@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config/index.js';
 import type { App } from '../../src/http/route-context.js';
 import type { Database } from '../../src/infrastructure/db/connect.js';
 import type { JobQueue } from '../../src/infrastructure/queue/job-queue.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { connectDatabase } from '../../src/infrastructure/db/connect.js';
 import { seedDemoData } from '../../src/services/sandbox/demo-data.js';
 import { createTestDatabase, usingPostgres } from '../helpers/database.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { ErrorCatalogue } from '../../src/errors.js';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { ErrorCatalogue } from '../../src/api-errors.js';
 import { servers } from '../../src/http/plugins/openapi.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 

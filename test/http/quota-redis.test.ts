@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/http/route-context.js';
 import { insertPartner } from '../../src/infrastructure/repositories/partners.js';
-import { issueCredential } from '../../src/services/credentials.js';
+import { issueCredential } from '../../src/services/issue-credential.js';
 import { startTestApp, type Caller, type TestApp } from '../helpers/test-app.js';
 
 // With REDIS_URL, quotas are counted in Redis. Runs where a Redis server is given (CI sets TEST_REDIS_URL).

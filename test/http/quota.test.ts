@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertPartner } from '../../src/infrastructure/repositories/partners.js';
-import { issueCredential } from '../../src/services/credentials.js';
+import { issueCredential } from '../../src/services/issue-credential.js';
 import { usingPostgres } from '../helpers/database.js';
 import { startTestApp, type Caller, type TestApp } from '../helpers/test-app.js';
 

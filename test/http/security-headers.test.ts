@@ -59,7 +59,7 @@ describe('protective headers on every operation of the OpenAPI document', () => 
     for (const operation of all) {
       const { path, query, body } = request(operation);
       for (const as of [undefined, null]) {
-        const response = await t.call(operation.method, path, { query, body, as });
+        const response = await t.call(operation.method as Parameters<typeof t.call>[0], path, { query, body, as });
         expectProtected(
           `${operation.method} ${path} ${as === null ? 'unauthenticated' : 'authenticated'}`,
           response.headers,

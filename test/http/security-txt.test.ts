@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { missingSecurityContact } from '../../src/config-security.js';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { missingSecurityContact } from '../../src/config/security.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const EXPIRES = '2099-06-30T00:00:00.000Z';

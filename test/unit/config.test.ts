@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, shouldSeedDemoData } from '../../src/config.js';
+import { ConfigError, loadConfig, shouldSeedDemoData } from '../../src/config/index.js';
 
 describe('configuration is validated once, from one schema', () => {
   it('has defaults that start a sandbox on the embedded database', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateClientSecret, hashSecret, secretMatches, storedDigest } from '../../src/domain/credentials.js';
+import { generateClientSecret, hashSecret, secretMatches, storedDigest } from '../../src/domain/client-credentials.js';
 
 describe('client secrets against their stored hash', () => {
   it('a secret matches the digest of its own stored hash, and no other secret does', () => {

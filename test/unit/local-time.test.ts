@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { instantOf, isDateTime, isLocalDateTime, isRealInstant } from '../../src/domain/instant.js';
 import { canonicalTimeZone, isTimeZone, zoneOffsetAt } from '../../src/domain/local-time.js';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
 
 const SYDNEY = 'Australia/Sydney';
 const iso = (value: string, timeZone = SYDNEY) => instantOf(value, timeZone)?.toISOString() ?? null;

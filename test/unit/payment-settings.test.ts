@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { paymentSettings } from '../../src/config-operations.js';
-import { loadConfig } from '../../src/config.js';
+import { paymentSettings } from '../../src/config/operations.js';
+import { loadConfig } from '../../src/config/index.js';
 
 const stripe = {
   PAYMENT_PROVIDER: 'stripe',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateClientSecret } from '../../src/domain/credentials.js';
+import { generateClientSecret } from '../../src/domain/client-credentials.js';
 import { newDonationReferenceId, randomBase32 } from '../../src/domain/reference-ids.js';
 
 describe('random identifiers (drawn from a pooled CSPRNG buffer)', () => {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { corsAllowedOrigins, hstsEnabled, placeholderReason, placeholderSecrets } from '../../src/config-security.js';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { corsAllowedOrigins, hstsEnabled } from '../../src/config/security.js';
+import { placeholderReason, placeholderSecrets } from '../../src/config/secrets.js';
 
 /** A production environment with every required secret set to a generated value. */
 const production = (overrides: Record<string, string> = {}) => ({
@@ -74,7 +75,7 @@ describe('production refuses empty and placeholder secrets, naming the setting (
   /**
    * What a random value may be refused for: a template word, in base64 only (`/TODO/`, about 1e-8 per value, a risk
    * the rule accepts); the pattern rules refuse one with a chance below 1e-12 by construction (see `shapeOf` in
-   * src/config-security.ts), so these properties cannot fail by chance: 5,000 runs each, under 1e-8 in all.
+   * src/config/secrets.ts), so these properties cannot fail by chance: 5,000 runs each, under 1e-8 in all.
    */
   const refusedForItsPattern = (value: string) => {
     const reason = placeholderReason(value);

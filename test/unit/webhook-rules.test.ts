@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { retrySchedule, webhookSecretKey } from '../../src/config-webhooks.js';
+import { loadConfig } from '../../src/config/index.js';
+import { retrySchedule, webhookSecretKey } from '../../src/config/webhooks.js';
 import { retryDelaySeconds } from '../../src/domain/webhooks.js';
 import { SecretBox } from '../../src/infrastructure/webhooks/secret-box.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiBaseUrl } from '../../src/config.js';
+import { apiBaseUrl } from '../../src/config/index.js';
 import { ReconciliationWorker } from '../../src/services/reconciliation/worker.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { bankReference, donate, postBatch } from '../reconciliation/support.js';

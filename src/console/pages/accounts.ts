@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
 import { listAccounts, showAccount } from '../../services/operators/accounts.js';
-import { ImportRejectedError, InvalidInputError, OperatorError } from '../../services/operators/errors.js';
+import { ImportRejectedError, InvalidInputError, OperatorError } from '../../services/operators/operator-errors.js';
 import { importAccounts, type ImportSummary } from '../../services/operators/reference-data/import-accounts.js';
 import { statusOf } from './error-page.js';
 import {

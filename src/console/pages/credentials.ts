@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
-import { Environments } from '../../config.js';
+import { Environments } from '../../config/index.js';
 import { DEFAULT_OVERLAP_DAYS } from '../../services/operators/credential-state.js';
 import {
   MAX_OVERLAP_DAYS,
@@ -12,7 +12,7 @@ import {
   rotateCredential,
   type CredentialView,
   type IssuedPair,
-} from '../../services/operators/credentials.js';
+} from '../../services/operators/credential-admin.js';
 import { listPartners } from '../../services/operators/partners.js';
 import {
   attempt,

@@ -6,7 +6,7 @@ import {
   listPartnerDonations,
   type DonationRecord,
 } from '../../services/operators/donations.js';
-import { OperatorError } from '../../services/operators/errors.js';
+import { OperatorError } from '../../services/operators/operator-errors.js';
 import { listPartners } from '../../services/operators/partners.js';
 import { parseTimeRange } from '../../services/operators/time-range.js';
 import { statusOf } from './error-page.js';

@@ -6,7 +6,7 @@ import {
   InvalidInputError,
   NotFoundError,
   OperatorError,
-} from '../../services/operators/errors.js';
+} from '../../services/operators/operator-errors.js';
 import { sendPage } from '../views/layout.js';
 
 /** A page that says what went wrong, in the console's frame, with the status to match. */

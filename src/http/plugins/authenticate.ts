@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sameSecret } from '../../domain/constant-time.js';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../api-errors.js';
 import type { Counter } from 'prom-client';
 import { throttleUnit } from '../../domain/client-address.js';
 import type { AuthThrottle } from '../../services/auth-throttle.js';

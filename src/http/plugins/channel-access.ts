@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../api-errors.js';
 import type { ChannelDirectory } from '../../services/channel-directory.js';
 
 /**

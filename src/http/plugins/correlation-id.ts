@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../api-errors.js';
 import { customFormats } from '../schemas/formats.js';
 
 /**

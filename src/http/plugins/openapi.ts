@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import { API_VERSION, applicationInfo } from '../../version.js';
 import { openApiWebhooks } from './openapi-webhooks.js';
 

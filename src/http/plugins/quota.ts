@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../api-errors.js';
 import type { QuotaCount, QuotaStore } from '../../infrastructure/quota/quota-store.js';
 
 /**

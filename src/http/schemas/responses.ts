@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ErrorCatalogue, type ErrorKind } from '../../errors.js';
+import { ErrorCatalogue, type ErrorKind } from '../../api-errors.js';
 import { API_VERSION } from '../../version.js';
 import { ErrorEnvelope, SuccessEnvelope } from '../../contract/common.js';
 

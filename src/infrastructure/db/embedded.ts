@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, type Dialect } from 'kysely';
 import { lockDataDirectory } from './data-dir-lock.js';
-import type { Database } from './connect.js';
+import type { Database } from './database.js';
 import { initialiseDataDirectory, isInitialised } from './embedded-initdb.js';
 import type { DB } from './schema.js';
 import { pingDatabase } from './with-timeout.js';

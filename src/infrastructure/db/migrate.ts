@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './connect.js';
+import type { DB } from './schema.js';
 import { takeStartupLock } from './startup-lock.js';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -61,4 +62,12 @@ export async function pendingMigrations(database: Database, migrations = listMig
   const { rows } = await sql<{ version: number }>`select version from schema_migrations`.execute(database.db);
   const applied = new Set(rows.map((row) => Number(row.version)));
   return migrations.filter((m) => !applied.has(m.version)).map((m) => m.name);
+}
+
+/** The newest migration applied (0 on an empty schema). */
+export async function schemaVersion(db: Kysely<DB>): Promise<number> {
+  const { rows } = await sql<{ version: number | null }>`select max(version) as version from schema_migrations`.execute(
+    db,
+  );
+  return Number(rows[0]?.version ?? 0);
 }

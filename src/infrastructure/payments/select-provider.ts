@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
-import { paymentSettings } from '../../config-operations.js';
+import { paymentSettings } from '../../config/operations.js';
 import type { DB } from '../db/schema.js';
 import type { PaymentProvider } from './provider.js';
 import type { PaymentSimulator } from './simulator.js';

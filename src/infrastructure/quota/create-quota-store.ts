@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import type { Database } from '../db/connect.js';
 import { postgresQuotaCounter, redisQuotaCounter } from './counters.js';
 import { ProcessQuotaStore } from './process-quota-store.js';

@@ -1,7 +1,7 @@
 import CircuitBreaker from 'opossum';
 import type { QuotaCounter } from './counters.js';
 import { TokenLeases } from './token-leases.js';
-import { LocalWindowCounts } from './process-quota-store.js';
+import { LocalWindowCounts } from './local-window-counts.js';
 
 export interface QuotaStoreOptions {
   /** A quota check slower than this counts as a failure of the shared store; false: only errors do. */

@@ -104,3 +104,8 @@ export async function isProviderEventRecorded(db: Kysely<DB>, id: string): Promi
   const row = await db.selectFrom('stripe_events').select('id').where('id', '=', id).executeTakeFirst();
   return row !== undefined;
 }
+
+/** Whether a mandate with this id (its provider setup intent's id) is recorded. */
+export async function mandateExists(db: Kysely<DB>, id: string): Promise<boolean> {
+  return Boolean(await db.selectFrom('mandates').select('id').where('id', '=', id).executeTakeFirst());
+}

@@ -1,4 +1,4 @@
-import { isUniqueViolation } from '../../infrastructure/db/errors.js';
+import { isUniqueViolation } from '../../infrastructure/db/unavailable.js';
 import {
   deleteSessionsOf,
   findOperatorByEmail,
@@ -9,7 +9,7 @@ import {
 } from '../../infrastructure/repositories/console-operators.js';
 import { AuditActions, audit } from '../operators/audit.js';
 import { inTransaction, type OperatorContext } from '../operators/context.js';
-import { ConflictError, InvalidInputError, NotFoundError } from '../operators/errors.js';
+import { ConflictError, InvalidInputError, NotFoundError } from '../operators/operator-errors.js';
 import { MIN_PASSWORD_LENGTH, hashPassword } from './passwords.js';
 
 /** Console operator accounts, managed with the CLI (`fundraiser-admin operators ...`); every change is audited. */

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Logger } from 'pino';
-import { apiBaseUrl, reconciliationConcurrency, type Config } from '../../config.js';
+import { apiBaseUrl, reconciliationConcurrency, type Config } from '../../config/index.js';
 import type { Database } from '../../infrastructure/db/connect.js';
 import type { JobQueue } from '../../infrastructure/queue/job-queue.js';
 import { HousekeepingWorker } from '../housekeeping/worker.js';

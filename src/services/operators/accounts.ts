@@ -9,7 +9,7 @@ import type { Account, Product } from '../../infrastructure/db/schema.js';
 import { ACTIVATED } from '../enrolment.js';
 import { AuditActions, audit } from './audit.js';
 import { inTransaction, type OperatorContext } from './context.js';
-import { ConflictError, InvalidInputError, NotFoundError } from './errors.js';
+import { ConflictError, InvalidInputError, NotFoundError } from './operator-errors.js';
 
 export type { AccountSummary };
 

@@ -2,7 +2,7 @@ import { listChannels } from '../../infrastructure/repositories/channels.js';
 import { insertChannel, listChannelUsage, type ChannelUsage } from '../../infrastructure/repositories/channel-admin.js';
 import { AuditActions, audit } from './audit.js';
 import { inTransaction, type OperatorContext } from './context.js';
-import { ConflictError, InvalidInputError } from './errors.js';
+import { ConflictError, InvalidInputError } from './operator-errors.js';
 
 export const listChannelsWithUsage = (ctx: OperatorContext): Promise<ChannelUsage[]> => listChannelUsage(ctx.db);
 

@@ -1,6 +1,6 @@
 /**
  * Where a credential is in its life, as operators read it. The service itself only asks "can it be used now"
- * (domain/credentials.ts); this adds the distinction between an ordinary pair and one inside a rotation's overlap.
+ * (domain/client-credentials.ts); this adds the distinction between an ordinary pair and one inside a rotation's overlap.
  */
 export type CredentialState = 'active' | 'retiring' | 'expired' | 'revoked';
 

@@ -5,7 +5,7 @@ import {
 } from '../../infrastructure/repositories/donation-lookups.js';
 import { findSettlement } from '../../infrastructure/repositories/remittance-reports.js';
 import type { OperatorContext } from './context.js';
-import { InvalidInputError, NotFoundError } from './errors.js';
+import { InvalidInputError, NotFoundError } from './operator-errors.js';
 import { requirePartner } from './partners.js';
 import type { TimeRange } from './time-range.js';
 

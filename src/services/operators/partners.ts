@@ -1,4 +1,4 @@
-import { isUniqueViolation } from '../../infrastructure/db/errors.js';
+import { isUniqueViolation } from '../../infrastructure/db/unavailable.js';
 import type { Partner } from '../../infrastructure/db/schema.js';
 import {
   findPartner,
@@ -11,7 +11,7 @@ import {
 import { AuditActions, audit } from './audit.js';
 import { requireKnownChannels } from './channels.js';
 import { inTransaction, type OperatorContext } from './context.js';
-import { ConflictError, InvalidInputError, NotFoundError } from './errors.js';
+import { ConflictError, InvalidInputError, NotFoundError } from './operator-errors.js';
 
 export type { PartnerSummary };
 

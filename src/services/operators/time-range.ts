@@ -1,4 +1,4 @@
-import { InvalidInputError } from './errors.js';
+import { InvalidInputError } from './operator-errors.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

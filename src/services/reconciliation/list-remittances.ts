@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../domain/principal.js';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../api-errors.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import { listPartnerBatches } from '../../infrastructure/repositories/remittance-report-pages.js';
 import type { PageCursors } from './page-cursor.js';

@@ -13,7 +13,7 @@ import {
 } from '../../infrastructure/repositories/remittance-reports.js';
 import { audit, AuditActions } from '../operators/audit.js';
 import { inTransaction, type OperatorContext } from '../operators/context.js';
-import { ConflictError, InvalidInputError, NotFoundError } from '../operators/errors.js';
+import { ConflictError, InvalidInputError, NotFoundError } from '../operators/operator-errors.js';
 import { requirePartner } from '../operators/partners.js';
 import type { TimeRange } from '../operators/time-range.js';
 import { findReportBatch } from '../../infrastructure/repositories/remittance-report-pages.js';

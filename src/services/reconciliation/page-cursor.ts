@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../api-errors.js';
 
 /**
  * Opaque page cursors: base64url JSON of where the previous page ended *and what it was a page of* (the batch, the

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { centsToAmount } from '../../domain/money.js';
 import type { Principal } from '../../domain/principal.js';
 import { asSeenByPartner, isException, OUTCOMES, type BatchStatus, type Outcome } from '../../domain/reconciliation.js';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../api-errors.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import {
   entryPage,

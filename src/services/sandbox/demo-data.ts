@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Environment } from '../../config.js';
-import { issueCredential, type IssuedCredential } from '../credentials.js';
+import type { Environment } from '../../config/index.js';
+import { issueCredential, type IssuedCredential } from '../issue-credential.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import { takeStartupLock } from '../../infrastructure/db/startup-lock.js';
 import { upsertAccounts } from '../../infrastructure/repositories/account-writes.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../domain/principal.js';
 import { requestHash } from '../../domain/request-hash.js';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../api-errors.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import { listDeliveries } from '../../infrastructure/repositories/webhook-deliveries.js';
 import { replaceSecret } from '../../infrastructure/repositories/webhook-endpoints.js';

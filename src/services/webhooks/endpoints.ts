@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../domain/principal.js';
 import { requestHash } from '../../domain/request-hash.js';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../api-errors.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import { failPendingDeliveries } from '../../infrastructure/repositories/webhook-deliveries.js';
 import {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../domain/principal.js';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../api-errors.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import { deleteEventsBefore, findEvent, listEvents } from '../../infrastructure/repositories/webhook-events.js';
 import { toEventRecord } from './record-event.js';

@@ -8,7 +8,7 @@ import {
 import { findEvent } from '../../infrastructure/repositories/webhook-events.js';
 import { audit, AuditActions } from '../operators/audit.js';
 import { inTransaction, type OperatorContext } from '../operators/context.js';
-import { ConflictError, InvalidInputError, NotFoundError } from '../operators/errors.js';
+import { ConflictError, InvalidInputError, NotFoundError } from '../operators/operator-errors.js';
 import { requirePartner } from '../operators/partners.js';
 import { toDeliveryRecord, toEndpointRecord } from './endpoint-record.js';
 import { pruneEvents } from './event-log.js';

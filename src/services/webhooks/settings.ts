@@ -1,5 +1,5 @@
-import { isProduction, type Config } from '../../config.js';
-import { retrySchedule, webhookSecretKey } from '../../config-webhooks.js';
+import { isProduction, type Config } from '../../config/index.js';
+import { retrySchedule, webhookSecretKey } from '../../config/webhooks.js';
 import type { AddressPolicy } from '../../infrastructure/webhooks/address-guard.js';
 import { SecretBox } from '../../infrastructure/webhooks/secret-box.js';
 import { applicationInfo } from '../../version.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { InvalidInputError } from '../../../services/operators/errors.js';
+import { InvalidInputError } from '../../../services/operators/operator-errors.js';
 import { importAccounts, type ImportFormat } from '../../../services/operators/reference-data/import-accounts.js';
 import type { CliContext } from '../../context.js';
 import { withJson, withOperator } from '../../options.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { Environment } from '../../../config.js';
-import { credentialsDueForRotation } from '../../../services/operators/credentials.js';
+import type { Environment } from '../../../config/index.js';
+import { credentialsDueForRotation } from '../../../services/operators/credential-admin.js';
 import { DEFAULT_ROTATION_PERIOD_DAYS } from '../../../services/operators/credential-state.js';
 import type { CliContext } from '../../context.js';
 import { wholeNumber, withJson } from '../../options.js';

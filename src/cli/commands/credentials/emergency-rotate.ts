@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { emergencyRotateCredential } from '../../../services/operators/credentials.js';
+import { emergencyRotateCredential } from '../../../services/operators/credential-admin.js';
 import type { CliContext } from '../../context.js';
 import { withJson, withOperator } from '../../options.js';
 import { rotationJson, issuedText, cacheBound } from './shared.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { Environment } from '../../../config.js';
-import { issuePartnerCredential } from '../../../services/operators/credentials.js';
+import type { Environment } from '../../../config/index.js';
+import { issuePartnerCredential } from '../../../services/operators/credential-admin.js';
 import type { CliContext } from '../../context.js';
 import { withJson, withOperator } from '../../options.js';
 import { environmentOption, issuedJson, issuedText, warnOtherEnvironment } from './shared.js';

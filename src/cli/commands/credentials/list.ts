@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import type { Environment } from '../../../config.js';
-import { listCredentials } from '../../../services/operators/credentials.js';
+import type { Environment } from '../../../config/index.js';
+import { listCredentials } from '../../../services/operators/credential-admin.js';
 import type { CredentialState } from '../../../services/operators/credential-state.js';
 import type { CliContext } from '../../context.js';
 import { withJson } from '../../options.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { revokeCredential } from '../../../services/operators/credentials.js';
+import { revokeCredential } from '../../../services/operators/credential-admin.js';
 import type { CliContext } from '../../context.js';
 import { withJson, withOperator } from '../../options.js';
 import { credentialJson, cacheBound } from './shared.js';

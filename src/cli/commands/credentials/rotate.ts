@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { MAX_OVERLAP_DAYS, rotateCredential } from '../../../services/operators/credentials.js';
+import { MAX_OVERLAP_DAYS, rotateCredential } from '../../../services/operators/credential-admin.js';
 import { DEFAULT_OVERLAP_DAYS } from '../../../services/operators/credential-state.js';
 import type { CliContext } from '../../context.js';
 import { wholeNumber, withJson, withOperator } from '../../options.js';

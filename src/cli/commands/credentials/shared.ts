@@ -1,12 +1,12 @@
 /** What the subcommands of this group share: options and how results are shown. */
 import { Option } from 'commander';
-import { Environments, type Config, type Environment } from '../../../config.js';
+import { Environments, type Config, type Environment } from '../../../config/index.js';
 import type {
   CredentialView,
   DueCredential,
   IssuedPair,
   RotationResult,
-} from '../../../services/operators/credentials.js';
+} from '../../../services/operators/credential-admin.js';
 import { fields, type Column, type Output } from '../../output.js';
 
 export const environmentOption = (description: string) =>

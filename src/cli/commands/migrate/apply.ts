@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { sql } from 'kysely';
+import { schemaVersion } from '../../../infrastructure/db/migrate.js';
 import type { CliContext } from '../../context.js';
 import { withJson } from '../../options.js';
 
@@ -13,10 +13,7 @@ export function registerMigrateApply(migrate: Command, ctx: CliContext) {
     ctx.run(
       command,
       async ({ ops, out }) => {
-        const { rows } = await sql<{ version: number }>`select max(version) as version from schema_migrations`.execute(
-          ops.db,
-        );
-        const result = { applied: ctx.migrationsApplied, schemaVersion: Number(rows[0]?.version ?? 0) };
+        const result = { applied: ctx.migrationsApplied, schemaVersion: await schemaVersion(ops.db) };
         out.emit(result, () =>
           result.applied.length === 0
             ? `Schema is current (version ${result.schemaVersion}); nothing to apply.`

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { CONSOLE_ROLES, createOperator } from '../../../services/console/operator-accounts.js';
-import { InvalidInputError } from '../../../services/operators/errors.js';
+import { InvalidInputError } from '../../../services/operators/operator-errors.js';
 import type { CliContext } from '../../context.js';
 import { withJson, withOperator } from '../../options.js';
 import { withPassword, passwordFrom, generatedNote, operatorText } from './shared.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { listCredentials } from '../../../services/operators/credentials.js';
+import { listCredentials } from '../../../services/operators/credential-admin.js';
 import { showPartner } from '../../../services/operators/partners.js';
 import type { CliContext } from '../../context.js';
 import { withJson } from '../../options.js';

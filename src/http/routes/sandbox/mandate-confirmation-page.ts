@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../../api-errors.js';
 import type { App, RouteDeps } from '../../route-context.js';
 import { Text } from '../../../contract/common.js';
 

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { StripeSettings } from '../../../config-operations.js';
+import type { StripeSettings } from '../../../config/operations.js';
 
 /** Retries of a failed Stripe call inside one request, by the SDK, with the same idempotency key. */
 const NETWORK_RETRIES = 1;

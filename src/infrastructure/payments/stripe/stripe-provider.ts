@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import type { DB } from '../../db/schema.js';
 import type { CreateSetupIntentInput, PaymentProvider, SetupIntent, SetupIntentStatus } from '../provider.js';
 import { isSetupIntentStatus } from '../../../domain/setup-intent-status.js';
-import { callStripe } from './errors.js';
+import { callStripe } from './stripe-errors.js';
 
 /**
  * Stripe behind the payment-provider interface: a Customer per partner and fundraiser account, and a SetupIntent

@@ -5,7 +5,7 @@ import { upsertAccounts } from '../../../infrastructure/repositories/account-wri
 import { listChannels } from '../../../infrastructure/repositories/channels.js';
 import { AuditActions, audit } from '../audit.js';
 import { inTransaction, type OperatorContext } from '../context.js';
-import { ImportRejectedError, InvalidInputError, type ImportProblem } from '../errors.js';
+import { ImportRejectedError, InvalidInputError, type ImportProblem } from '../operator-errors.js';
 import { ProblemList, type ParsedFile } from './normalise.js';
 import { parseCsvAccounts } from './parse-csv.js';
 import { parseJsonAccounts } from './parse-json.js';

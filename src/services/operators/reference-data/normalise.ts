@@ -1,7 +1,7 @@
 import { numberToCents, parseDecimalToCents } from '../../../domain/money.js';
 import type { AccountInput, ProductInput } from '../../../infrastructure/repositories/accounts.js';
 import { ACTIVATED } from '../../enrolment.js';
-import type { ImportProblem } from '../errors.js';
+import type { ImportProblem } from '../operator-errors.js';
 import { isValidAbn, normaliseAbn } from './abn.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 
-/** Settings of partner webhooks (docs/webhooks.md), part of the one config schema of src/config.ts. */
+/** Settings of partner webhooks (docs/webhooks.md). */
 export const WebhookSettings = {
   WEBHOOK_SECRET_KEY: Type.Optional(
     Type.String({

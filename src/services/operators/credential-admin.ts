@@ -1,11 +1,11 @@
-import { Environments, type Environment } from '../../config.js';
+import { Environments, type Environment } from '../../config/index.js';
 import {
   endCredential,
   listCredentialListings,
   type CredentialFilter,
   type CredentialListing,
-} from '../../infrastructure/repositories/credentials.js';
-import { issueCredential, type IssuedCredential } from '../credentials.js';
+} from '../../infrastructure/repositories/client-credentials.js';
+import { issueCredential, type IssuedCredential } from '../issue-credential.js';
 import { AuditActions, audit } from './audit.js';
 import { inTransaction, type OperatorContext } from './context.js';
 import {
@@ -15,7 +15,7 @@ import {
   daysUntil,
   type CredentialState,
 } from './credential-state.js';
-import { ConflictError, InvalidInputError, NotFoundError } from './errors.js';
+import { ConflictError, InvalidInputError, NotFoundError } from './operator-errors.js';
 import { requirePartner } from './partners.js';
 
 export interface CredentialView extends CredentialListing {

@@ -1,9 +1,6 @@
 import { Type } from '@sinclair/typebox';
 
-/**
- * Settings of going live (issue 12): the payment provider, migrations as a separate step, and the metrics
- * endpoint. Part of the one config schema of src/config.ts; docs/deploy.md lists them with the others.
- */
+/** Settings of going live: the payment provider, migrations as a separate step, and the metrics endpoint. */
 export const OperationsSettings = {
   PAYMENT_PROVIDER: Type.Optional(
     Type.Union([Type.Literal('simulator'), Type.Literal('stripe')], {

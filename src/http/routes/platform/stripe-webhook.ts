@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../../api-errors.js';
 import { handleStripeEvent } from '../../../services/stripe-webhooks.js';
 import type { App } from '../../route-context.js';
 import { errorResponses, successResponse } from '../../schemas/responses.js';

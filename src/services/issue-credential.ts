@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Environment } from '../config.js';
-import { generateClientId, generateClientSecret, hashSecret } from '../domain/credentials.js';
+import type { Environment } from '../config/index.js';
+import { generateClientId, generateClientSecret, hashSecret } from '../domain/client-credentials.js';
 import type { DB } from '../infrastructure/db/schema.js';
-import { insertCredential } from '../infrastructure/repositories/credentials.js';
+import { insertCredential } from '../infrastructure/repositories/client-credentials.js';
 
 export interface IssuedCredential {
   clientId: string;

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { sql } from 'kysely';
-import { listMigrations } from '../../../infrastructure/db/migrate.js';
+import { listMigrations, pendingMigrations } from '../../../infrastructure/db/migrate.js';
 import { withTimeout } from '../../../infrastructure/db/with-timeout.js';
 import type { App } from '../../route-context.js';
 import { ErrorEnvelope, StringEnum } from '../../../contract/common.js';
@@ -53,7 +52,7 @@ function livenessRoute(app: App, { config }: OperationsDeps) {
 }
 
 function readinessRoute(app: App, { config, database, redisPing, lifecycle }: OperationsDeps) {
-  const expected = listMigrations().map((m) => m.version);
+  const known = listMigrations();
   app.get(
     '/readyz',
     {
@@ -81,7 +80,7 @@ function readinessRoute(app: App, { config, database, redisPing, lifecycle }: Op
     },
     async (request, reply) => {
       const databaseUp = await passes(database.ping(CHECK_TIMEOUT_MS));
-      const migrationsUp = databaseUp && (await passes(migrationsCurrent(database, expected)));
+      const migrationsUp = databaseUp && (await passes(migrationsCurrent(database, known)));
       const redis = redisPing ? ((await passes(redisPing())) ? 'UP' : 'DOWN') : 'NOT_CONFIGURED';
       const checks = {
         database: databaseUp ? 'UP' : 'DOWN',
@@ -100,10 +99,8 @@ function readinessRoute(app: App, { config, database, redisPing, lifecycle }: Op
 }
 
 /** Throws unless every migration this code knows is applied. */
-async function migrationsCurrent(database: OperationsDeps['database'], expected: number[]) {
-  const { rows } = await sql<{ version: number }>`select version from schema_migrations`.execute(database.db);
-  const applied = new Set(rows.map((row) => Number(row.version)));
-  if (!expected.every((version) => applied.has(version))) throw new Error('migrations pending');
+async function migrationsCurrent(database: OperationsDeps['database'], known: ReturnType<typeof listMigrations>) {
+  if ((await pendingMigrations(database, known)).length > 0) throw new Error('migrations pending');
 }
 
 /** The one refusal a probe can answer: another method than GET (a probe takes no input and no credentials). */

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 
 /**
- * Settings of the performance wave (issue 16): write batching, the embedded database's memory and work sizes at
- * scale. Part of the one config schema of src/config.ts; docs/deploy.md lists them with the others.
+ * Settings of write batching (docs/decisions/0041-group-commit-of-donations-and-mandates.md) and of the embedded
+ * database's memory and work sizes at scale (docs/deploy.md, "Node flags"; BENCHMARKS.md).
  */
 export const PerformanceSettings = {
   DONATION_GROUP_COMMIT: Type.Boolean({

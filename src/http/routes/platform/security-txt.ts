@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { apiBaseUrl, type Config } from '../../../config.js';
-import { ApiError } from '../../../errors.js';
+import { apiBaseUrl, type Config } from '../../../config/index.js';
+import { ApiError } from '../../../api-errors.js';
 import type { App } from '../../route-context.js';
 import { errorResponses, ResponseHeaders } from '../../schemas/responses.js';
 import { hostServers, type OperationsDeps } from './context.js';

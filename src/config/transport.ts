@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
 
 /**
- * Settings of the HTTP transport (issues 10 and 11): the limits and timeouts that answer hostile or stalled clients
- * before routing, and the connection caps. Part of the one config schema of src/config.ts; docs/deploy.md lists
- * them with the others.
+ * Settings of the HTTP transport: the limits and timeouts that answer hostile or stalled clients before routing,
+ * and the connection caps (docs/decisions/0035-transport-limits-answered-in-the-envelope.md).
  */
 export const TransportSettings = {
   BODY_DRAIN_LIMIT_BYTES: Type.Integer({

@@ -1,5 +1,5 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import type { Environment } from '../config.js';
+import type { Environment } from '../config/index.js';
 import { randomBase32 } from './reference-ids.js';
 
 /**

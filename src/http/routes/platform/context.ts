@@ -1,4 +1,4 @@
-import type { Config } from '../../../config.js';
+import type { Config } from '../../../config/index.js';
 import type { Lifecycle } from '../../lifecycle.js';
 import type { Database } from '../../../infrastructure/db/connect.js';
 import type { AppMetrics } from '../../../infrastructure/metrics/metrics.js';

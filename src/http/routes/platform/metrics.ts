@@ -1,6 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../../api-errors.js';
 import type { App } from '../../route-context.js';
 import { errorResponses, ResponseHeaders } from '../../schemas/responses.js';
 import { hostServers, type OperationsDeps } from './context.js';

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../../api-errors.js';
 
 /** Seconds a partner is asked to wait when Stripe cannot be reached. */
 const RETRY_AFTER_SECONDS = 30;
