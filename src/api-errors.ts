@@ -1,6 +1,7 @@
 /**
  * The error catalogue: every code the API answers with, its HTTP status and its message. Codes and messages
- * of the spec (section 7) are used verbatim; the others follow their style (DESIGN.md §15).
+ * of the spec (section 7) are used verbatim; the others follow their style
+ * (docs/decisions/0018-codes-for-undocumented-statuses.md).
  */
 export const ErrorCatalogue = {
   VALIDATION: { status: 400, code: 'FUNDRAISER:VALIDATION', message: 'Request Validation Unsuccessful' },

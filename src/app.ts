@@ -118,7 +118,8 @@ function choosePayments(deps: AppDeps, now: () => Date) {
           `${config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`}${config.BASE_PATH}/sandbox/mandate-confirmations/${id}`,
         now,
       });
-  // PAYMENT_PROVIDER (issue 12): refuses the simulator in production and Stripe without its key or webhook secret.
+  // PAYMENT_PROVIDER (docs/decisions/0028-payment-provider-behind-an-interface.md): refuses the simulator in
+  // production and Stripe without its key or webhook secret.
   const selected: { payments: PaymentProvider; stripe: StripeIntegration | null } = deps.payments
     ? { payments: deps.payments, stripe: null }
     : selectPaymentProvider(config, database.db, simulator);

@@ -4,8 +4,9 @@ import { RequiredText, SourceWithFundraiser, Text } from './common.js';
 import { LOCAL_TIME_KEYWORD } from './local-time-keyword.js';
 
 /**
- * DonationRequest (section 2.8) with the donor rules of DESIGN.md §8: only postalCode of the address is required,
- * mobile is optional, and "" means absent for optional strings.
+ * DonationRequest (section 2.8) with the donor rules of
+ * docs/decisions/0010-donor-validation-follows-the-endpoint-reference.md: only postalCode of the address is
+ * required, mobile is optional, and "" means absent for optional strings.
  */
 const BillingAddress = Type.Object(
   {

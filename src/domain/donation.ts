@@ -26,9 +26,12 @@ const blankToNull = (value: string | undefined): string | null =>
   value === undefined || value.trim() === '' ? null : value.trim();
 
 /**
- * Normalises a schema-valid donation (DESIGN.md §8–9): "" means absent, states become codes, countries alpha-2,
- * mobiles E.164, amounts cents, and a transaction date without an offset the instant of that wall-clock time in
- * `timeZone` (the foundation's). Returns the cross-field errors the schema cannot express.
+ * Normalises a schema-valid donation: "" means absent, states become codes, countries alpha-2, mobiles E.164
+ * (docs/decisions/0010-donor-validation-follows-the-endpoint-reference.md), amounts cents
+ * (docs/decisions/0011-money-in-integer-cents.md), and a transaction date without an offset the instant of that
+ * wall-clock time in `timeZone`, the foundation's
+ * (docs/decisions/0022-transaction-date-without-offset-is-local-time.md). Returns the cross-field errors the schema
+ * cannot express.
  */
 export function normaliseDonation(
   request: DonationRequest,

@@ -1,6 +1,7 @@
 /**
- * The reconciliation rules (issue 4, docs/reconciliation.md): what each remittance entry of a batch does to the
- * donations it names. Pure: the caller loads the facts in bulk, this decides, the caller writes in bulk.
+ * The reconciliation rules (docs/reconciliation.md and
+ * docs/decisions/0031-reconciliation-outcomes-and-exactly-once-settlement.md): what each remittance entry of a batch
+ * does to the donations it names. Pure: the caller loads the facts in bulk, this decides, the caller writes in bulk.
  */
 
 export const OUTCOMES = [
@@ -147,7 +148,8 @@ function claimedAgain(
       ? `entry ${claim.position} of this batch`
       : `batch ${claim.batchId}, entry ${claim.position}`;
   if (claim.amountCents === entry.amountCents && sameIds(claim.donationIds, ids)) {
-    // The identical bank transaction posted again: a no-op, not an error (issue 4).
+    // The identical bank transaction posted again: a no-op, not an error
+    // (docs/decisions/0031-reconciliation-outcomes-and-exactly-once-settlement.md).
     return { outcome: 'matched', detail: `Already reconciled as ${where}; nothing settled again.` };
   }
   return {
@@ -205,9 +207,10 @@ const SETTLED_PREFIX = 'Already settled by another bank reference: ';
 
 /**
  * An entry as the partner that posted it may see it: another partner's donation is reported exactly as an unknown
- * id (outcome and words), so the report is no oracle of which ids exist (issue 10). Operators see the stored
- * outcome. `own` holds the entry's ids that are the partner's donations. The already-settled sentence (about the
- * partner's own donations) is the one that can follow; the amount is never judged when an id is not the partner's.
+ * id (outcome and words), so the report is no oracle of which ids exist
+ * (docs/decisions/0032-another-partners-objects-look-unknown.md). Operators see the stored outcome. `own` holds the
+ * entry's ids that are the partner's donations. The already-settled sentence (about the partner's own donations) is
+ * the one that can follow; the amount is never judged when an id is not the partner's.
  */
 export function asSeenByPartner<
   E extends { outcome: string | null; detail: string | null; donationIds: readonly string[] },

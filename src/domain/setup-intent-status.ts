@@ -1,4 +1,7 @@
-/** The payment provider's setup-intent lifecycle (DESIGN.md §11), which a mandate's status follows. */
+/**
+ * The payment provider's setup-intent lifecycle, which a mandate's status follows
+ * (docs/decisions/0014-mandates-return-their-id-and-follow-setup-intents.md).
+ */
 export const SETUP_INTENT_STATUSES = [
   'requires_payment_method',
   'requires_confirmation',

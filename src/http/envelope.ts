@@ -5,7 +5,10 @@ export function successEnvelope<T>(correlationId: string, method: string, items:
   return { apiVersion: API_VERSION, correlationId, method, data: { items } };
 }
 
-/** The error envelope of section 2.2, with UTC timestamps in milliseconds (DESIGN.md §18). */
+/**
+ * The error envelope of section 2.2, with UTC timestamps in milliseconds
+ * (docs/decisions/0021-timestamps-utc-out-real-instants-in.md).
+ */
 export function errorEnvelope(correlationId: string, method: string, code: string, message: string, cause?: string) {
   return {
     apiVersion: API_VERSION,

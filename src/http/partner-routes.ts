@@ -22,7 +22,8 @@ export async function registerRoutes(
   }: { payments: PaymentProvider; simulator: PaymentSimulator | null; metrics: AppMetrics },
 ) {
   const { config, database } = deps;
-  // Each stored batch gets its reconciliation job in the same transaction (DESIGN.md §12): no batch without a job.
+  // Each stored batch gets its reconciliation job in the same transaction: no batch without a job
+  // (docs/decisions/0015-remittance-batches-stored-before-the-202.md).
   const onRemittanceBatchStored = deps.onRemittanceBatchStored ?? enqueueReconciliation;
 
   // Refuses to build in production without WEBHOOK_SECRET_KEY.

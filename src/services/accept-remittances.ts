@@ -14,9 +14,10 @@ import type { RequestContext } from './record-donation.js';
 export type OnBatchStored = (trx: Kysely<DB>, batchId: string) => Promise<void>;
 
 /**
- * Accepts a remittance batch (section 4.8): 406 when the batch's fundraiser, or the fundraiser of any referenced
- * donation, has no active enrolment with the channel (DESIGN.md §12); otherwise stored durably in one transaction
- * before the 202. Unknown donation ids are not an error here: reconciliation reports them.
+ * Accepts a remittance batch (section 4.8): 406 when the batch's fundraiser, or the fundraiser of any of the
+ * partner's referenced donations, has no active enrolment with the channel; otherwise stored durably in one
+ * transaction before the 202 (docs/decisions/0015-remittance-batches-stored-before-the-202.md). Unknown donation
+ * ids are not an error here: reconciliation reports them.
  */
 export async function acceptRemittances(
   db: Kysely<DB>,

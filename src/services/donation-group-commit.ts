@@ -7,7 +7,7 @@ import {
 } from '../infrastructure/repositories/donations.js';
 import type { GroupStatements, RowWriter } from './group-commit.js';
 
-/** Stores one donation once (DESIGN.md §10's natural key) and says what is stored. */
+/** Stores one donation once (the natural key of docs/decisions/0012-idempotent-retries.md) and says what is stored. */
 export type DonationWriter = RowWriter<NewDonation, StoredDonation>;
 
 /**

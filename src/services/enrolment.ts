@@ -13,7 +13,8 @@ export type EnrolmentCheck =
 type Enrolled = Extract<EnrolmentCheck, { enrolled: true }>;
 
 /**
- * Active enrolment (DESIGN.md §7): the account has a product for the channel whose status is `Activated`.
+ * Active enrolment (docs/decisions/0008-active-enrolment-is-an-activated-product.md): the account has a product
+ * for the channel whose status is `Activated`.
  * The reason names the fundraiser id and the product, as the spec's cause does. One query (account and product
  * joined), uncached; `requireEnrolment` is the cached form every endpoint uses.
  */

@@ -20,12 +20,14 @@ import { recordEvent } from './webhooks/record-event.js';
 
 /**
  * Creates a direct-debit mandate (section 4.7): a setup intent at the payment provider, recorded against the
- * partner. The response adds `mandateId`, which GET /mandates needs (DESIGN.md §11).
+ * partner. The response adds `mandateId`, which GET /mandates needs
+ * (docs/decisions/0014-mandates-return-their-id-and-follow-setup-intents.md).
  *
- * The provider's idempotency key belongs to our mandate request, never to the correlation id (DESIGN.md §10):
- * with an Idempotency-Key it is that key scoped to the partner and the body, so a retry reaches the same intent
- * and replays the first answer, and two partners using the same key never meet; without one it is a fresh id of
- * this request, so every request is a new mandate, whatever correlation id it reuses.
+ * The provider's idempotency key belongs to our mandate request, never to the correlation id
+ * (docs/decisions/0013-mandate-provider-key-is-derived-from-our-request.md): with an Idempotency-Key it is that key
+ * scoped to the partner and the body, so a retry reaches the same intent and replays the first answer, and two
+ * partners using the same key never meet; without one it is a fresh id of this request, so every request is a new
+ * mandate, whatever correlation id it reuses.
  */
 export async function createMandate(deps: MandateDeps, request: MandateRequest, context: RequestContext) {
   const { db, enrolments, provider } = deps;

@@ -30,11 +30,13 @@ export interface DonationDeps {
 
 /**
  * Records a donation collected on the partner platform (section 4.5). A retry never creates a second record: the
- * transaction id is a natural key and an Idempotency-Key replays the first answer (DESIGN.md §10).
+ * transaction id is a natural key and an Idempotency-Key replays the first answer
+ * (docs/decisions/0012-idempotent-retries.md).
  */
 export async function recordDonation(deps: DonationDeps, request: DonationRequest, context: RequestContext) {
   const { db, enrolments } = deps;
-  // Field rules first, business rules after (DESIGN.md §2); the validator already ran these rules with the schema.
+  // Field rules first, business rules after (docs/decisions/0003-order-of-checks-and-one-error-envelope.md); the
+  // validator already ran these rules with the schema.
   const normalised = normaliseDonation(request, { timeZone: deps.timeZone });
   if ('errors' in normalised) throw new ApiError('VALIDATION', normalised.errors.join('; '));
   const { account } = await requireEnrolment(db, enrolments, request.source.fundraiserId, request.source.channel);

@@ -75,7 +75,8 @@ describe('accounts import', () => {
         },
       ],
     });
-    // The 15-character form of the CRM id finds the account too (DESIGN.md §6).
+    // The 15-character form of the CRM id finds the account too
+    // (docs/decisions/0007-fundraiser-ids-member-number-or-crm-id.md).
     const byCrm = await t.get('/fundraisers', { query: { channel: 'Storefront App', id: '0015g00000Exmp1' } });
     expect(byCrm.json().data.items).toMatchObject({
       name: 'Lakeside Junior Soccer Club',

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN, hasChromium, signIn, signOut, startConsole, type ConsoleFixture } from './browser.js';
 
 /**
- * Issue 20: every HTML page — the API reference at {base}/docs, the sandbox's mandate confirmation page, the
- * console — is used in a real Chromium under its content security policy, and the browser reports no violation:
- * neither a `securitypolicyviolation` event in the page nor a "Refused to …" message on the console. The last test
+ * Every HTML page — the API reference at {base}/docs, the sandbox's mandate confirmation page, the console — is
+ * used in a real Chromium under its content security policy (docs/decisions/0043-protective-headers-and-no-cors.md),
+ * and the browser reports no violation: neither a `securitypolicyviolation` event in the page nor a "Refused to …"
+ * message on the console. The last test
  * breaks the policy on purpose, to show that the detector sees a violation when there is one.
  */
 declare global {

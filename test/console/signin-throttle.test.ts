@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
-/** Console sign-in throttling by source address (issue 15), beside the per-account lock. */
+/**
+ * Console sign-in throttling by source address, beside the per-account lock
+ * (docs/decisions/0044-operator-console-server-rendered.md).
+ */
 const EMAIL = 'ops@foundation.example';
 const PASSWORD = 'a long enough password';
 

@@ -3,7 +3,10 @@ import { runCli } from '../../src/cli/main.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { registerEndpoint } from '../webhooks/support.js';
 
-/** The console's webhook pages (issue 15 with 13): every partner's endpoints, deliveries, disable/enable, replay. */
+/**
+ * The console's webhook pages (docs/decisions/0044-operator-console-server-rendered.md): every partner's endpoints,
+ * deliveries, disable/enable, replay.
+ */
 const ADMIN = 'admin@foundation.example';
 const VIEWER = 'viewer@foundation.example';
 const PASSWORD = 'a long enough password';

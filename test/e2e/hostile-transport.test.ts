@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * What Node's HTTP parser and the socket see before Fastify does (issue 10), over a real socket: timeouts,
- * oversized request lines, headers and bodies, connection caps. Each answer is a real HTTP response with the
- * envelope, and the client receives it (no reset).
+ * What Node's HTTP parser and the socket see before Fastify does, over a real socket: timeouts, oversized request
+ * lines, headers and bodies, connection caps. Each answer is a real HTTP response with the envelope, and the client
+ * receives it, no reset (docs/decisions/0035-transport-limits-answered-in-the-envelope.md).
  */
 let t: TestApp;
 let port: number;

@@ -12,7 +12,7 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup().catch(() => undefined);
 });
 
-describe.runIf(usingPostgres())('instances starting together on an empty PostgreSQL database (issue 11)', () => {
+describe.runIf(usingPostgres())('instances starting together on an empty PostgreSQL database', () => {
   it('three started at once all migrate, agree on one set of demo data and serve', async () => {
     const scratch = await createScratchPostgresDatabase(process.env.TEST_DATABASE_URL!);
     cleanups.push(() => scratch.drop());

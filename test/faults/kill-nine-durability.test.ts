@@ -12,8 +12,9 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
 import { donationBody } from '../helpers/test-app.js';
 
 /**
- * Issue 11: kill -9 three times under 50 writing clients. Every donation the service acknowledged (200) is still
- * there afterwards, and replaying every request — acknowledged or not — creates nothing the first try did not.
+ * kill -9 three times under 50 writing clients. Every donation the service acknowledged (200) is still there
+ * afterwards (docs/decisions/0025-stateless-instances-and-graceful-shutdown.md), and replaying every request —
+ * acknowledged or not — creates nothing the first try did not (docs/decisions/0012-idempotent-retries.md).
  */
 
 const CLIENTS = 50;
@@ -135,7 +136,7 @@ async function countRows(database: Awaited<ReturnType<typeof connectDatabase>>) 
   }
 }
 
-describe('kill -9 three times under 50 writing clients (issue 11)', () => {
+describe('kill -9 three times under 50 writing clients', () => {
   it('embedded database: no acknowledged donation lost, replays create nothing new', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'fx-kill9-'));
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));

@@ -37,7 +37,7 @@ const donor = (email = CANARY.email) => ({
   billingAddress: { street: CANARY.street, city: CANARY.city, state: 'NSW', postalCode: '2000', country: 'AU' },
 });
 
-describe('no donor data and no secret in any log line at debug (issue 11)', () => {
+describe('no donor data and no secret in any log line at debug', () => {
   it('through every route and error path', async () => {
     const donation = { ...donationBody(), donor: donor() };
     expect((await t.post('/donations', donation)).statusCode).toBe(200);

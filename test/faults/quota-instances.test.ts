@@ -31,7 +31,7 @@ afterAll(async () => {
 
 // Only PostgreSQL is shared by instances: an embedded data directory opens in one process, which counts its quotas
 // itself (test/http/quota.test.ts).
-describe.runIf(usingPostgres())('quota across two instances on one database (issue 11)', () => {
+describe.runIf(usingPostgres())('quota across two instances on one database', () => {
   it(`accepts exactly ${LIMIT} of ${LIMIT * 2.5} concurrent requests spread over both`, async () => {
     const ping = (app: App) =>
       app.inject({

@@ -24,7 +24,7 @@ afterEach(async () => {
 
 // With the production queue policies (no test overrides): the heartbeat keeps a running job alive, and the job of a
 // killed worker expires within seconds instead of the ~130 s it used to take.
-describe.runIf(usingPostgres())('a reconciliation worker killed mid-batch, production policies (issue 11)', () => {
+describe.runIf(usingPostgres())('a reconciliation worker killed mid-batch, production policies', () => {
   it('the batch completes within 15 s of the restart, every donation settled once', async () => {
     const durable = await createDurableDatabase();
     cleanups.push(() => durable.dispose());

@@ -9,7 +9,7 @@ import { startTestApp, type Caller, type TestApp } from '../helpers/test-app.js'
 const redisUrl = process.env.TEST_REDIS_URL;
 const REQUESTS = 400;
 
-describe.runIf(redisUrl)('Redis quota store unreachable (issue 11)', () => {
+describe.runIf(redisUrl)('Redis quota store unreachable', () => {
   let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
   let t: TestApp;
   let busy: Caller;

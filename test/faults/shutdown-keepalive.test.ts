@@ -37,7 +37,7 @@ function get(agent: http.Agent, base: URL, credentials: { id: string; secret: st
 // The server first accepts everything the kernel has queued (readiness DOWN), then closes its listener and answers
 // with `Connection: close` (src/shutdown.ts): a listener closed with connections in its accept queue resets them,
 // which is what this test caught before (~32 of 50 clients on `read ECONNRESET`).
-describe('SIGTERM under keep-alive clients (issue 11)', () => {
+describe('SIGTERM under keep-alive clients', () => {
   it(`${CLIENTS} clients on keep-alive connections: no reset, no 503; the server exits 0`, async () => {
     const server = startServerProcess({ DATABASE_URL: '', DATA_DIR: dataDir }, children);
     const { base, banner } = await server.ready;

@@ -7,8 +7,8 @@ import { hostileRequest, type HostileRequest } from './arbitraries.js';
 /**
  * Property: whatever a client sends to any route (malformed and hostile bodies, headers, paths, queries, methods),
  * the answer is below 500, and every error is the envelope with a catalogue code, a correlation id echoed in the
- * header, and no internals. CI runs a bounded sample with a fixed seed; FUZZ_RUNS=12000 runs the issue's measure
- * (FUZZ_SEED picks another seed).
+ * header, and no internals. CI runs a bounded sample with a fixed seed; FUZZ_RUNS=12000 runs 12,000
+ * hostile requests, for at most an hour (FUZZ_SEED picks another seed).
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);

@@ -9,7 +9,7 @@ import { createTestDatabase, usingPostgres } from '../helpers/database.js';
 import { donationBody, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { bankReference, donate, postBatch, waitUntil } from '../reconciliation/support.js';
 
-/** Issue 11/19: the tables that only grew are pruned by a scheduled job. */
+/** The tables that only grew are pruned by a scheduled job (docs/decisions/0042-housekeeping-prunes-and-vacuums.md). */
 let t: TestApp;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let queue: JobQueue;

@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-describe('GET /accounts/{id} (section 4.9, DESIGN.md §13)', () => {
+describe('GET /accounts/{id} (section 4.9)', () => {
   it('returns the account with only the product of the requested channel', async () => {
     const response = await t.get('/accounts/10000001', { query: { channel: 'Storefront App' } });
     expect(response.statusCode).toBe(200);

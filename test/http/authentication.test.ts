@@ -16,7 +16,7 @@ function expectUnauthorized(response: Awaited<ReturnType<TestApp['get']>>) {
   return body;
 }
 
-describe('authentication (section 5, DESIGN.md §4)', () => {
+describe('authentication (section 5)', () => {
   it('accepts the client_id and client_secret headers', async () => {
     const response = await t.get('/ping');
     expect(response.statusCode).toBe(200);

@@ -13,7 +13,7 @@ const headers = (id: string, secret: string) => ({
   client_secret: secret,
 });
 
-describe('a database that cannot be reached (DESIGN.md §15–16)', () => {
+describe('a database that cannot be reached', () => {
   it('gives 503 FUNDRAISER:UNAVAILABLE with Retry-After, promptly, never a crash', async () => {
     const database = await connectDatabase({
       databaseUrl: 'postgres://postgres@127.0.0.1:1/unreachable',

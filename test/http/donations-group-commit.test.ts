@@ -4,8 +4,9 @@ import { GROUP_METRICS_TOKEN, groupSizes, refusePoisonedRows } from '../helpers/
 import { donationBody, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * Group commit (issue 16): donations arriving together share one statement, and each answer is exactly what a
- * statement of its own would have given. A long window makes the groups in these tests certain, not likely.
+ * Group commit (docs/decisions/0041-group-commit-of-donations-and-mandates.md): donations arriving together share
+ * one statement, and each answer is exactly what a statement of its own would have given. A long window makes the
+ * groups in these tests certain, not likely.
  */
 let grouped: TestApp;
 let single: TestApp;
@@ -36,7 +37,7 @@ const rowsOf = (t: TestApp, transactionIds: string[]) =>
     .where('transaction_id', 'in', transactionIds)
     .execute();
 
-describe('group commit of POST /donations (issue 16)', () => {
+describe('group commit of POST /donations', () => {
   it('writes concurrent donations in shared statements, one row each, each answered with its own row', async () => {
     const before = await groups(grouped);
     const bodies = Array.from({ length: 40 }, (_, i) => donationBody({ amount: `${i + 1}.00` }));

@@ -169,7 +169,7 @@ describe('POST /donations (section 4.5)', () => {
   });
 });
 
-describe('idempotency (DESIGN.md §10)', () => {
+describe('idempotency', () => {
   it('a retry with the same transaction.id returns the first donationReferenceId and stores one row', async () => {
     const body = donationBody();
     const first = await t.post('/donations', body);

@@ -9,7 +9,7 @@ afterAll(async () => t.close());
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-describe('X-Correlation-ID (DESIGN.md §3)', () => {
+describe('X-Correlation-ID', () => {
   it('is echoed in correlationId and as a response header', async () => {
     const id = '7d3c9a52-2f4e-4a8b-9c1d-0e5f6a7b8c9d';
     const response = await t.get('/fundraisers', {

@@ -27,7 +27,7 @@ describe('GET /fundraisers (section 4.4)', () => {
     });
   });
 
-  it('accepts the 18-character CRM id and its 15-character prefix (DESIGN.md §6)', async () => {
+  it('accepts the 18-character CRM id and its 15-character prefix', async () => {
     for (const id of ['0015g00000Demo1AAA', '0015g00000Demo1']) {
       const response = await check(id);
       expect(response.statusCode).toBe(200);

@@ -9,7 +9,7 @@ afterAll(async () => t?.close(), 60_000);
 
 const cause = (response: { json(): { error: { cause: string } } }) => response.json().error.cause;
 
-describe('text the database cannot store is a 400 naming the field (issue 10)', () => {
+describe('text the database cannot store is a 400 naming the field', () => {
   it('NUL and unpaired surrogates anywhere in a donation, sourceMetadata at any depth included', async () => {
     const body = donationBody();
     body.donor.firstName = 'Jo\u0000';
@@ -63,7 +63,7 @@ describe('text the database cannot store is a 400 naming the field (issue 10)', 
   });
 });
 
-describe('one validation pass names every failing field before any business rule (issue 10)', () => {
+describe('one validation pass names every failing field before any business rule', () => {
   it('a bad email and a bad postcode are both named', async () => {
     const body = donationBody();
     body.donor.email = 'not-an-email';
@@ -93,7 +93,7 @@ describe('one validation pass names every failing field before any business rule
   });
 });
 
-describe('what Fastify answers before our routes is in the envelope (issue 10)', () => {
+describe('what Fastify answers before our routes is in the envelope', () => {
   it('malformed JSON, 404, 405 with Allow, 415', async () => {
     const malformed = await t.call('POST', '/donations', { headers: { 'content-type': 'application/json' } });
     expect(malformed.statusCode).toBe(400);

@@ -25,7 +25,7 @@ const providerKeyOf = async (mandateId: string) =>
       .executeTakeFirstOrThrow()
   ).provider_idempotency_key;
 
-describe('the provider idempotency key of a mandate is ours, never the correlation id (issue 10, DESIGN.md §10)', () => {
+describe('the provider idempotency key of a mandate is ours, never the correlation id', () => {
   it('a retry with the same correlation id and no Idempotency-Key is a new mandate, not a 500', async () => {
     const correlationId = randomUUID();
     const first = await t.post('/mandates', body(), { correlationId });

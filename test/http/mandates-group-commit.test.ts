@@ -4,8 +4,9 @@ import { GROUP_METRICS_TOKEN, groupSizes, refusePoisonedRows } from '../helpers/
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * Group commit of POST /mandates (issue 16): mandates created together share one statement, and each answer is
- * exactly what a statement of its own would have given. A long window makes the groups certain, not likely.
+ * Group commit of POST /mandates (docs/decisions/0041-group-commit-of-donations-and-mandates.md): mandates created
+ * together share one statement, and each answer is exactly what a statement of its own would have given. A long
+ * window makes the groups certain, not likely.
  */
 let grouped: TestApp;
 let single: TestApp;
@@ -41,7 +42,7 @@ const storedEmails = async (t: TestApp, ids: string[]) =>
     ),
   );
 
-describe('group commit of POST /mandates (issue 16)', () => {
+describe('group commit of POST /mandates', () => {
   it('records concurrent mandates in shared statements, each answered with its own mandate', async () => {
     const before = await groups(grouped);
     const bodies = Array.from({ length: 30 }, () => mandateBody());

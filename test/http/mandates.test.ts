@@ -23,7 +23,7 @@ async function createMandate() {
 const confirm = (id: string, accountNumber: string, as?: TestApp['storefront']) =>
   t.post(`/sandbox/mandates/${id}/confirm`, { bsb: '000-000', accountNumber }, { as });
 
-describe('POST /mandates (section 4.7, DESIGN.md §11)', () => {
+describe('POST /mandates (section 4.7)', () => {
   it('returns fundraiserId, a Stripe-shaped clientSecret and the mandateId', async () => {
     const items = await createMandate();
     expect(items.fundraiserId).toBe('10000001');

@@ -52,7 +52,8 @@ describe('GET /metrics', () => {
     expect(sample(text, /^donations_recorded_total /)).toBe(1);
     expect(sample(text, /^mandates\{status="requires_payment_method"\}/)).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/^# TYPE remittance_entries gauge/m);
-    // Issue 19: every background queue's depth and the age of its oldest waiting job.
+    // Every background queue's depth and the age of its oldest waiting job
+    // (docs/decisions/0027-background-jobs-on-a-postgres-queue.md).
     expect(text).toMatch(/^queue_waiting_jobs\{queue="remittance-reconciliation"\} \d+/m);
     expect(text).toMatch(/^queue_oldest_waiting_seconds\{queue="housekeeping"\} /m);
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);

@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-describe('operational endpoints (sections 4.1–4.3, DESIGN.md §16)', () => {
+describe('operational endpoints (sections 4.1–4.3)', () => {
   it('GET /health is a health document, not an envelope', async () => {
     const response = await t.get('/health');
     expect(response.statusCode).toBe(200);

@@ -33,7 +33,7 @@ async function partnerWithQuota(name: string, limit: number): Promise<{ partnerI
 const counterOf = (partnerId: string) =>
   t.db.selectFrom('quota_counters').select('count').where('partner_id', '=', partnerId).executeTakeFirstOrThrow();
 
-describe('per-partner quota (section 8, DESIGN.md §15)', () => {
+describe('per-partner quota (section 8)', () => {
   it('counts requests with X-RateLimit-* headers, then answers 429 with Retry-After', async () => {
     const ok = await t.get('/ping', { as: limited });
     expect(ok.statusCode).toBe(200);

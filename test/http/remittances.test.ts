@@ -18,7 +18,7 @@ const batch = (remittances: unknown[], fundraiserId = '10000001') => ({
   remittances,
 });
 
-describe('POST /remittances (section 4.8, DESIGN.md §12)', () => {
+describe('POST /remittances (section 4.8)', () => {
   it('stores the batch durably and answers 202 Request Accepted with the batch id', async () => {
     const a = await donate('10.00');
     const b = await donate('15.50');

@@ -19,7 +19,7 @@ afterAll(async () => t?.close());
 
 const linesOf = (correlationId: string) => lines.filter((line) => line.correlationId === correlationId);
 
-describe('request log lines (issue 12)', () => {
+describe('request log lines', () => {
   it('name the partner and the correlation id, on the access line and on the error handler’s', async () => {
     const ok = randomUUID();
     expect((await t.get('/ping', { correlationId: ok })).statusCode).toBe(200);

@@ -7,9 +7,10 @@ import { donationBody, startTestApp, type TestApp } from '../helpers/test-app.js
 import { expectNoInlineCode, expectProtected } from './security-support.js';
 
 /**
- * Issue 20: every response of every route — each operation of the OpenAPI document, called with and without
- * credentials, the errors the framework and the transport answer, the OpenAPI document, and every HTML page (docs,
- * console, sandbox) — carries the protective headers; HTML pages carry the page policy and no inline code.
+ * Every response of every route — each operation of the OpenAPI document, called with and without credentials,
+ * the errors the framework and the transport answer, the OpenAPI document, and every HTML page (docs, console,
+ * sandbox) — carries the protective headers; HTML pages carry the page policy and no inline code
+ * (docs/decisions/0043-protective-headers-and-no-cors.md).
  */
 interface Operation {
   method: string;

@@ -9,7 +9,10 @@ import { cli, ok, type Cli } from '../cli/harness.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { bankReference, donate, postBatch } from '../reconciliation/support.js';
 
-/** Issue 19: depth and age of every background queue, for operators (CLI) and monitoring (/metrics gauges). */
+/**
+ * Depth and age of every background queue, for operators (CLI) and monitoring (/metrics gauges):
+ * docs/decisions/0027-background-jobs-on-a-postgres-queue.md.
+ */
 let t: TestApp;
 let run: Cli;
 

@@ -8,8 +8,9 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { bankReference, createDurableDatabase, insertDonations, partnerOf, waitUntil, type Entry } from './support.js';
 
 /*
- * Issue 19: several workers per instance and several instances on one database. Exactly-once settlement must not
- * depend on how the work is spread: the locks of reconcile-batch and the primary keys decide.
+ * Several workers per instance and several instances on one database. Exactly-once settlement must not depend on
+ * how the work is spread: the locks of reconcile-batch and the primary keys decide
+ * (docs/decisions/0031-reconciliation-outcomes-and-exactly-once-settlement.md).
  */
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -87,7 +88,7 @@ async function allFinished(db: Database['db'], batchIds: string[]) {
   );
 }
 
-describe('reconciliation with several workers and instances (issue 19)', () => {
+describe('reconciliation with several workers and instances', () => {
   it('four batches racing for one donation, on every worker at once: exactly one settles it', async () => {
     const { t, instances } = await startInstances();
     const owner = await partnerOf(t.db, t.storefront.clientId);

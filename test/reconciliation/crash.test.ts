@@ -77,7 +77,10 @@ async function kill(child: ChildProcess) {
   await exited;
 }
 
-/** Kept for safety: a dead owner is detected by pid (issue 11), and an aged lock is stale whatever the host. */
+/**
+ * Kept for safety: a dead owner is detected by pid (docs/decisions/0023-postgresql-or-embedded-pglite.md), and an
+ * aged lock is stale whatever the host.
+ */
 function ageDataDirLock(durable: Durable) {
   const lock = durable.dataDir && join(durable.dataDir, '.in-use.lock');
   if (!lock || !existsSync(lock)) return;
@@ -130,7 +133,7 @@ async function restartAndFinish(durable: Durable, batchId: string) {
   return database;
 }
 
-describe('exactly once: a worker killed in the middle of a batch (issue 4)', { timeout: 180_000 }, () => {
+describe('exactly once: a worker killed in the middle of a batch', { timeout: 180_000 }, () => {
   it('killed with every write made but not committed: nothing is left behind, and the retry settles each donation once', async () => {
     const durable = await createDurableDatabase();
     cleanups.push(() => durable.dispose());

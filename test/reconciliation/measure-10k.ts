@@ -1,6 +1,6 @@
 /**
- * Measures one reconciliation run of a 10,000-entry batch covering 20,000 donations (issue 4: "reconciles in
- * seconds"). Not a test (vitest ignores it); run it by hand:
+ * Measures one reconciliation run of a 10,000-entry batch covering 20,000 donations, which should reconcile in
+ * seconds (results in docs/reconciliation.md, "Performance"). Not a test (vitest ignores it); run it by hand:
  *
  *   npx tsx test/reconciliation/measure-10k.ts                                   # embedded PGlite, temp data dir
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx test/reconciliation/measure-10k.ts   # fresh DB on that server

@@ -26,7 +26,7 @@ async function reconcile(entries: Parameters<typeof postBatch>[1], options?: Par
   return report(t, batchId, options?.as);
 }
 
-describe('reconciliation outcomes, one per entry (issue 4)', () => {
+describe('reconciliation outcomes, one per entry', () => {
   it('matched: the entry amount equals the donations total; each donation is settled with bank reference, amount and time', async () => {
     const a = await donate(t, '10.00');
     const b = await donate(t, '15.50');
@@ -93,7 +93,8 @@ describe('reconciliation outcomes, one per entry (issue 4)', () => {
       { bankReferenceId: bankReference(), amount: 8, donationIds: [otherEnvironment] },
       { bankReferenceId: bankReference(), amount: 9, donationIds: ['DON-NO-SUCH-ID'] },
     ]);
-    // Operators see the difference; the partner reads another's donation exactly as an unknown id (issue 10).
+    // Operators see the difference; the partner reads another's donation exactly as an unknown id
+    // (docs/decisions/0032-another-partners-objects-look-unknown.md).
     expect(await storedOutcomes(r.batchId)).toEqual(['foreign_donation', 'foreign_donation', 'unknown_donation']);
     expect(outcomes(r)).toEqual(['unknown_donation', 'unknown_donation', 'unknown_donation']);
     expect(r.entries.map((e) => e.detail)).toEqual([

@@ -23,7 +23,7 @@ interface Report {
   nextCursor: string | null;
 }
 
-/** Every invariant of issue 18 that one report must satisfy on its own. */
+/** Every invariant one report must satisfy on its own (docs/decisions/0033-remittance-reports-from-one-snapshot.md). */
 function assertConsistent(r: Report) {
   const decided = OUTCOMES.reduce((sum, o) => sum + r.counts.byOutcome[o]!, 0);
   expect(r.counts.pending + decided).toBe(r.counts.entries);
@@ -42,7 +42,7 @@ function assertConsistent(r: Report) {
   if (r.startedAt && r.completedAt) expect(Date.parse(r.startedAt)).toBeLessThanOrEqual(Date.parse(r.completedAt));
 }
 
-describe('a report read while its batch reconciles never contradicts itself (issue 18)', () => {
+describe('a report read while its batch reconciles never contradicts itself', () => {
   it('agrees with itself on every read, and completedAt is not before the last read that saw processing', async () => {
     const owner = await partnerOf(t.db, t.storefront.clientId);
     const donations = await insertDonations(t.db, owner, ENTRIES, 1000);

@@ -32,7 +32,7 @@ async function list(query: Record<string, string> = {}, as?: TestApp['storefront
   };
 }
 
-describe("GET /remittances: a partner's list of its batches (issue 18)", () => {
+describe("GET /remittances: a partner's list of its batches", () => {
   it("lists only the caller's batches, newest first, each as its report without entries", async () => {
     const page = await list();
     expect(page.batches.map((b) => b.batchId)).toEqual([...mine].reverse());

@@ -56,7 +56,7 @@ async function allPages(query: Record<string, string>) {
 const indexesOf = (pick: (outcome: string) => boolean) =>
   expected.flatMap((outcome, index) => (pick(outcome) ? [index] : []));
 
-describe('GET /remittances/{batchId}: pages and filters (issue 18)', () => {
+describe('GET /remittances/{batchId}: pages and filters', () => {
   it('pages with a filter and a cursor return every matching entry exactly once, in index order', async () => {
     const exceptions = await allPages({ outcome: 'exceptions', limit: '3' });
     expect(exceptions.indexes).toEqual(indexesOf((o) => o !== 'matched'));
@@ -101,7 +101,7 @@ describe('GET /remittances/{batchId}: pages and filters (issue 18)', () => {
   });
 });
 
-describe('GET /remittances/{batchId} with Accept: text/csv (issue 18)', () => {
+describe('GET /remittances/{batchId} with Accept: text/csv', () => {
   const csvOf = (id: string, query: Record<string, string> = {}, as?: Parameters<TestApp['get']>[1]) =>
     t.get(`/remittances/${id}`, { query, headers: { accept: 'text/csv' }, ...as });
 
@@ -219,7 +219,7 @@ describe('a cell holding a CR or LF is quoted in every CSV export, even from dat
   });
 });
 
-describe('the CSV export reads in chunks (issue 18)', () => {
+describe('the CSV export reads in chunks', () => {
   it('gives the same file whatever the chunk size, for a completed batch and for one still pending', async () => {
     const whole = (await t.get(`/remittances/${batchId}`, { headers: { accept: 'text/csv' } })).body;
     const chunked = await openRemittanceCsv(t.db, batchId, { chunkRows: 7 });
@@ -243,7 +243,7 @@ async function text(stream: AsyncIterable<Buffer | string>) {
   return out;
 }
 
-describe("another partner's donation, as the partner sees it (issues 10 and 18)", () => {
+describe("another partner's donation, as the partner sees it", () => {
   it('is an unknown id in pages, filters, counts and the CSV; operators still see foreign_donation', async () => {
     const theirs = await donate(t, '5.00', {
       fundraiserId: '10000003',

@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-describe('GET /remittances/{batchId}: the out-of-band report (issue 4)', () => {
+describe('GET /remittances/{batchId}: the out-of-band report', () => {
   it('shows the posting partner its batch: accepted with pending entries, then completed with every outcome', async () => {
     const a = await donate(t, '10.00');
     const ref = bankReference();

@@ -4,7 +4,7 @@ import { ReconciliationWorker } from '../../src/services/reconciliation/worker.j
 import { startTestApp } from '../helpers/test-app.js';
 import { bankReference, createDurableDatabase, donate, jobsOf, waitUntil, postBatch } from './support.js';
 
-describe('a restart with batches still queued (issue 4)', () => {
+describe('a restart with batches still queued', () => {
   it('reconciles, after the restart, the batches accepted before it', async () => {
     const durable = await createDurableDatabase();
     try {

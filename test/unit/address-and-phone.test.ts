@@ -53,7 +53,7 @@ describe('mobiles: E.164 or Australian local format, stored as E.164', () => {
   it.each(['123', 'not a phone', '+61 1', '0412'])('refuses %j', (input) => expect(normaliseMobile(input)).toBeNull());
 });
 
-describe('CRM ids (DESIGN.md §6)', () => {
+describe('CRM ids', () => {
   it('reduce the 18-character form to its 15-character prefix', () => {
     expect(crmIdPrefix('0015g00000Demo1AAA')).toBe('0015g00000Demo1');
     expect(crmIdPrefix('0015g00000Demo1')).toBe('0015g00000Demo1');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { centsToAmount, numberToCents, parseDecimalToCents, sumCents } from '../../src/domain/money.js';
 
-describe('money is integer cents (DESIGN.md §9)', () => {
+describe('money is integer cents', () => {
   it.each([
     ['20', 2000],
     ['20.5', 2050],

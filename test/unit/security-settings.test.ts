@@ -56,7 +56,7 @@ describe('production refuses empty and placeholder secrets, naming the setting (
     expect(refusal({ APP_ENV: 'uat', CURSOR_SECRET: '' })).toBe('');
   });
 
-  it('checks the secret settings issue 12 adds (Stripe keys, metrics token) once the schema defines them', () => {
+  it('checks the Stripe keys and the metrics token once the schema defines them', () => {
     const env = {
       STRIPE_SECRET_KEY: 'sk_test_xxxxxxxxxxxxxxxxxxxxxxxx',
       STRIPE_WEBHOOK_SECRET: 'whsec_xxx',
@@ -143,7 +143,8 @@ describe('production refuses empty and placeholder secrets, naming the setting (
 
   it('explains each kind of refusal', () => {
     expect(placeholderReason('')).toBe('is set but empty');
-    // Stripe test mode is a choice (issue 12 starts production with one); only a template key is refused.
+    // Stripe test mode is a choice (production may start with a test key,
+    // docs/decisions/0030-production-refuses-unsafe-settings.md); only a template key is refused.
     expect(placeholderReason('sk_test_51H8aVxKd93jdkA0sPq7Zr')).toBeNull();
     expect(placeholderReason('sk_test_xxxxxxxxxxxxxxxxxxxxxxxx')).toMatch(/repeated 8 times/);
     expect(placeholderReason('whsec_xxx')).toMatch(/too short/);

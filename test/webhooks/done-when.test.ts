@@ -4,7 +4,8 @@ import { donate } from '../reconciliation/support.js';
 import { noPaymentProvider, PRODUCTION_ENV, startReceiver, verify, webhookWorker, type Receiver } from './support.js';
 
 /**
- * Issue 13's "done when", at the HTTP boundary: a sandbox partner registers http://127.0.0.1:<port>/hook, posts a
+ * Partner webhooks end to end (docs/decisions/0040-partner-webhooks-outbox-and-standard-webhooks.md), at the HTTP
+ * boundary: a sandbox partner registers http://127.0.0.1:<port>/hook, posts a
  * remittance batch and receives remittance.completed signed with the returned secret; its receiver's 500 to the
  * first attempt brings the event again on the configured schedule; a sandbox mandate confirmation produces
  * mandate.updated; GET /events lists both; a production-mode endpoint at a private address is refused.

@@ -24,7 +24,8 @@ const unauthorized = () => new ApiError('UNAUTHORIZED', 'Invalid or missing clie
 
 /**
  * Credentials: the client_id and client_secret headers (section 5.1). Authorization: Basic is accepted beside
- * them and, when present, must name the same pair; a deployment can require it (DESIGN.md §4).
+ * them and, when present, must name the same pair; a deployment can require it
+ * (docs/decisions/0005-credentials-headers-basic-and-one-401.md).
  */
 export const authenticatePlugin = fp<AuthenticateOptions>(
   async (app: FastifyInstance, options) => {

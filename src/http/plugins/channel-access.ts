@@ -4,10 +4,11 @@ import { ApiError } from '../../api-errors.js';
 import type { ChannelDirectory } from '../../services/channel-directory.js';
 
 /**
- * Channel permission (DESIGN.md §5), after credentials and before quota and validation: a partner may only name
- * channels it was issued. A missing or non-string channel is left to schema validation; a name that is no
- * channel at all is a validation error that lists the known channels: it is held back until the schema has been
- * checked, so that one answer names every bad field (the error handler joins them; see DESIGN.md §8).
+ * Channel permission (docs/decisions/0006-channels-are-reference-data-issued-per-partner.md), after credentials and
+ * before quota and validation: a partner may only name channels it was issued. A missing or non-string channel is
+ * left to schema validation; a name that is no channel at all is a validation error that lists the known channels:
+ * it is held back until the schema has been checked, so that one answer names every bad field (the error handler
+ * joins them; see docs/decisions/0034-one-validation-pass-for-hostile-input.md).
  */
 export const channelAccessPlugin = fp<{ channels: ChannelDirectory }>(
   async (app: FastifyInstance, { channels }) => {

@@ -5,8 +5,9 @@ import { ApiError } from '../../api-errors.js';
 import { customFormats } from '../schemas/formats.js';
 
 /**
- * First check of every request (DESIGN.md §3): X-Correlation-ID must be a UUID. It is echoed in the envelope and
- * as a response header; when it is missing or malformed, a generated one takes its place in the error.
+ * First check of every request (docs/decisions/0004-correlation-id-required-on-every-request.md): X-Correlation-ID
+ * must be a UUID. It is echoed in the envelope and as a response header; when it is missing or malformed, a
+ * generated one takes its place in the error.
  */
 export const correlationIdPlugin = fp(
   async (app: FastifyInstance) => {

@@ -4,9 +4,10 @@ import { ApiError } from '../../api-errors.js';
 import type { QuotaCount, QuotaStore } from '../../infrastructure/quota/quota-store.js';
 
 /**
- * Per-partner request quota (section 8), after channel permission and before validation (DESIGN.md §2): a fixed
- * window per partner, counted in the quota store (shared by every instance, or this process on the embedded
- * database). Every counted answer carries X-RateLimit-Limit/Remaining/Reset; past the limit, 429 with Retry-After.
+ * Per-partner request quota (section 8, docs/decisions/0026-per-partner-quotas-in-a-shared-store.md), after channel
+ * permission and before validation (docs/decisions/0003-order-of-checks-and-one-error-envelope.md): a fixed window
+ * per partner, counted in the quota store (shared by every instance, or this process on the embedded database).
+ * Every counted answer carries X-RateLimit-Limit/Remaining/Reset; past the limit, 429 with Retry-After.
  *
  * A callback hook of our own rather than @fastify/rate-limit, which this replaced: that plugin awaited five promises
  * per request (key, allow list, limit, window, store) in an async hook, a tenth of GET /ping's CPU, for features

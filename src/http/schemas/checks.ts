@@ -42,7 +42,8 @@ const CHECKS: Record<CheckName, Check> = {
     typeof data === 'string' && hasControlCharacters(data)
       ? [error(instancePath, CONTROL_CHARACTERS_MESSAGE)]
       : NO_ERRORS,
-  // The postcode's rule depends on the country (DESIGN.md §8): four digits for Australia or no country.
+  // The postcode's rule depends on the country: four digits for Australia or no country
+  // (docs/decisions/0010-donor-validation-follows-the-endpoint-reference.md).
   'postcode-for-country': (data, instancePath) => {
     if (typeof data !== 'object' || data === null) return [];
     const { postalCode, country } = data as { postalCode?: unknown; country?: unknown };

@@ -122,7 +122,7 @@ export interface MandatesTable {
   payment_method: string | null;
   url: string | null;
   correlation_id: string;
-  /** Null for mandates created before issue 10. */
+  /** Null for mandates created before migration 010. */
   provider_idempotency_key: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

@@ -15,8 +15,8 @@ async function inChunks(run: () => Promise<number>): Promise<number> {
 
 /**
  * Idempotency keys older than `retentionHours`: a retry after that is a new request. Only the Idempotency-Key
- * table is touched; a donation's natural key (partner, channel, transaction.id: DESIGN.md §10) lives on the
- * donation itself and dedupes retries forever.
+ * table is touched; a donation's natural key (partner, environment, channel, transaction.id:
+ * docs/decisions/0012-idempotent-retries.md) lives on the donation itself and dedupes retries forever.
  */
 export function pruneIdempotencyKeys(db: Kysely<DB>, retentionHours: number): Promise<number> {
   return inChunks(async () => {

@@ -33,8 +33,10 @@ export async function showAccount(ctx: OperatorContext, id: string): Promise<Acc
 }
 
 /**
- * Changes a product's status. Only "Activated" is an active enrolment (DESIGN.md §7): any other status stops the
- * fundraiser being offered on that channel at once (enrolment is read from the database on every request).
+ * Changes a product's status. Only "Activated" is an active enrolment
+ * (docs/decisions/0008-active-enrolment-is-an-activated-product.md): any other status stops the fundraiser being
+ * offered on that channel within ENROLMENT_CACHE_TTL_MS, the time an instance trusts a confirmed enrolment
+ * (docs/decisions/0009-cache-confirmed-enrolments-and-credentials-briefly.md).
  */
 export async function setProductStatus(
   ctx: OperatorContext,

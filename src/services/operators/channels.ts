@@ -7,8 +7,9 @@ import { ConflictError, InvalidInputError } from './operator-errors.js';
 export const listChannelsWithUsage = (ctx: OperatorContext): Promise<ChannelUsage[]> => listChannelUsage(ctx.db);
 
 /**
- * Adds a channel name. Partners must name channels exactly (case-sensitive, DESIGN.md §5), so the name is kept
- * as typed; only surrounding spaces, which nobody could send on purpose, are refused.
+ * Adds a channel name. Partners must name channels exactly (case-sensitive,
+ * docs/decisions/0006-channels-are-reference-data-issued-per-partner.md), so the name is kept as typed; only
+ * surrounding spaces, which nobody could send on purpose, are refused.
  */
 export async function addChannel(ctx: OperatorContext, name: string): Promise<{ name: string }> {
   if (name.trim() === '' || name !== name.trim())

@@ -72,8 +72,8 @@ export const notFound = (batchId: string) => new ApiError('NOT_FOUND', `No remit
 
 /**
  * The stored outcomes a filter selects. The partner reads another partner's donation exactly as an unknown id
- * (issue 10), so for it `unknown_donation` selects both and `foreign_donation` selects nothing; operators filter
- * the stored outcomes.
+ * (docs/decisions/0032-another-partners-objects-look-unknown.md), so for it `unknown_donation` selects both and
+ * `foreign_donation` selects nothing; operators filter the stored outcomes.
  */
 export function entryFilter(outcome: string | undefined, view: { partnerView: boolean }): EntryFilter {
   if (outcome === undefined) return { kind: 'all' };

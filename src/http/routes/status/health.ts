@@ -19,7 +19,10 @@ const healthExample = (status: 'UP' | 'DOWN') => ({
 
 const DATABASE_PROBE_TIMEOUT_MS = 2000;
 
-/** GET /health (section 4.1): not an envelope. DOWN with 503 when the database does not answer (DESIGN.md §16). */
+/**
+ * GET /health (section 4.1): not an envelope. DOWN with 503 when the database does not answer
+ * (docs/decisions/0019-operational-endpoints-secured-and-probes-apart.md).
+ */
 export default async function healthRoute(app: App, { database }: RouteDeps) {
   app.get(
     '/health',

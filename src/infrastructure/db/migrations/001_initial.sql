@@ -97,7 +97,8 @@ create table donations (
   correlation_id          uuid not null,
   created_at              timestamptz not null default now()
 );
--- The natural key of a retried donation (DESIGN.md §10): the database decides, not a read-then-write.
+-- The natural key of a retried donation (docs/decisions/0012-idempotent-retries.md): the database decides,
+-- not a read-then-write.
 create unique index donations_natural_key on donations (partner_id, environment, channel, transaction_id)
   where transaction_id is not null;
 create index donations_partner_created_idx on donations (partner_id, created_at);

@@ -1,5 +1,6 @@
--- Remittance reconciliation (issue 4, docs/reconciliation.md). The job queue itself (pg-boss) installs and
--- migrates its own schema, `pgboss`, when the queue starts.
+-- Remittance reconciliation (docs/reconciliation.md and
+-- docs/decisions/0031-reconciliation-outcomes-and-exactly-once-settlement.md). The job queue itself (pg-boss)
+-- installs and migrates its own schema, `pgboss`, when the queue starts.
 
 alter table remittance_batches
   -- Entries per outcome once reconciled, e.g. {"matched": 9, "amount_mismatch": 1}.

@@ -1,4 +1,6 @@
--- Issue 10: hostile input.
+-- Hostile input: a mandate's own provider key
+-- (docs/decisions/0013-mandate-provider-key-is-derived-from-our-request.md) and failed-authentication counters
+-- (docs/decisions/0037-throttle-failed-authentication-by-address.md).
 
 -- The key a mandate's setup intent was created with at the payment provider: derived from our own mandate request
 -- (or from the partner's Idempotency-Key, scoped to that partner), never from the correlation id. Unique, so that

@@ -1,4 +1,5 @@
--- Partner webhooks and the event log (issue 13, docs/webhooks.md).
+-- Partner webhooks and the event log (docs/webhooks.md and
+-- docs/decisions/0040-partner-webhooks-outbox-and-standard-webhooks.md).
 
 -- A partner's receiver. The signing secret must be usable to sign (Standard Webhooks is HMAC), so it is stored
 -- encrypted (AES-256-GCM, key WEBHOOK_SECRET_KEY), never hashed. During a rotation the previous secret signs too,

@@ -1,4 +1,5 @@
--- The operator console (issue 15): operator accounts, their server-side sessions, and counts of refused API calls.
+-- The operator console (docs/decisions/0044-operator-console-server-rendered.md): operator accounts, their
+-- server-side sessions, and counts of refused API calls.
 
 -- People who sign in to /console. Created, reset and disabled only with the CLI (fundraiser-admin operators).
 create table console_operators (

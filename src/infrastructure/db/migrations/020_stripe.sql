@@ -1,5 +1,5 @@
--- Stripe as the payment provider (issue 12): customers reused per partner and fundraiser, the Stripe mandate behind
--- each of our mandates, and the webhook events already handled.
+-- Stripe as the payment provider (docs/decisions/0028-payment-provider-behind-an-interface.md): customers reused per
+-- partner and fundraiser, the Stripe mandate behind each of our mandates, and the webhook events already handled.
 
 -- One Stripe Customer per partner and fundraiser account, so a fundraiser's mandates with one partner share it.
 create table stripe_customers (
