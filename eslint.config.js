@@ -23,7 +23,7 @@ export default tseslint.config(
     },
   },
   {
-    // Small functions and files (issue 9): a function that outgrows 60 lines, or a file 250, is split into named steps.
+    // Small functions and files: a function that outgrows 60 lines, or a file 250, is split into named steps.
     files: ['src/**/*.ts'],
     rules: {
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
-import { isProduction } from './config/index.js';
-import type { PaymentProvider } from './infrastructure/payments/provider.js';
-import { PaymentSimulator } from './infrastructure/payments/simulator.js';
 import { createQuotaStore } from './infrastructure/quota/create-quota-store.js';
 import type { QuotaStore } from './infrastructure/quota/quota-store.js';
 import { registerErrorHandling, sendError, toApiError } from './http/error-handler.js';
@@ -31,7 +28,7 @@ import { authThrottle } from './http/auth-throttle.js';
 import { rejectionCounterOn } from './services/rejection-counter.js';
 import { databaseGauges } from './infrastructure/metrics/database-gauges.js';
 import { createMetrics } from './infrastructure/metrics/metrics.js';
-import { selectPaymentProvider, type StripeIntegration } from './infrastructure/payments/select-provider.js';
+import { paymentsFor, type StripeIntegration } from './infrastructure/payments/select-provider.js';
 import { metricsPlugin } from './http/plugins/metrics.js';
 import { operationsRoutes } from './http/routes/platform/index.js';
 import { registerRoutes } from './http/partner-routes.js';
@@ -108,23 +105,9 @@ function createFastify(deps: AppDeps): App {
   return app;
 }
 
-/** The sandbox simulator outside production, and the payment provider PAYMENT_PROVIDER selects. */
+/** The sandbox simulator outside production, and the payment provider PAYMENT_PROVIDER selects (or the deps'). */
 function choosePayments(deps: AppDeps, now: () => Date) {
-  const { config, database } = deps;
-  const simulator = isProduction(config)
-    ? null
-    : new PaymentSimulator(database.db, {
-        mandateUrl: (id) =>
-          `${config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`}${config.BASE_PATH}/sandbox/mandate-confirmations/${id}`,
-        now,
-      });
-  // PAYMENT_PROVIDER (docs/decisions/0028-payment-provider-behind-an-interface.md): refuses the simulator in
-  // production and Stripe without its key or webhook secret.
-  const selected: { payments: PaymentProvider; stripe: StripeIntegration | null } = deps.payments
-    ? { payments: deps.payments, stripe: null }
-    : selectPaymentProvider(config, database.db, simulator);
-
-  return { simulator, payments: selected.payments, stripe: selected.stripe };
+  return paymentsFor(deps.config, deps.database.db, now, deps.payments);
 }
 
 /**

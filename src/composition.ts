@@ -1,6 +1,7 @@
 import type pino from 'pino';
 import type { Config } from './config/index.js';
 import { connectDatabase, type Database } from './infrastructure/db/connect.js';
+import { paymentsFor, type Payments } from './infrastructure/payments/select-provider.js';
 import { JobQueue, type JobQueueOptions } from './infrastructure/queue/job-queue.js';
 import { buildJobWorkers, type JobWorkers } from './services/jobs/registry.js';
 import { webhookSettings } from './services/webhooks/settings.js';
@@ -28,6 +29,8 @@ export interface ContextOptions {
   queue?: JobQueueOptions;
   /** A queue to use instead of building one (tests that set their own policies); started by its owner. */
   jobQueue?: JobQueue;
+  /** Injectable clock (tests): what time background work believes it is. */
+  now?: () => Date;
 }
 
 /** The database the settings name: PostgreSQL at DATABASE_URL, else embedded PGlite in DATA_DIR. */
@@ -46,11 +49,14 @@ export function openDatabase(config: Config, options: { poolMax?: number; logger
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
   const database = options.database ?? (await openDatabase(config, { logger: options.logger }));
   const queue = options.jobQueue ?? new JobQueue(database, options.queue);
+  let payments: Payments | null = null;
   const workers = buildJobWorkers({
     config,
     database,
     queue,
     webhooks: webhookSettings(config),
+    payments: () => (payments ??= paymentsFor(config, database.db, options.now ?? (() => new Date()))),
+    ...(options.now ? { now: options.now } : {}),
     ...(options.logger ? { log: options.logger } : {}),
   });
   return {

@@ -436,6 +436,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/recurring-donations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recurring donations
+         * @description Your plans, of one mandate or all, oldest first, each with its debits. An unknown or another partner’s `mandateId` answers 404.
+         */
+        get: operations["listRecurringDonations"];
+        put?: never;
+        /**
+         * Start a recurring donation on a mandate
+         * @description Debits the mandate’s payer for `amount` at `frequency` from `startDate` (dates in the foundation’s time zone) until `endDate`, `numberOfDebits`, or a cancel. The mandate must be yours and `succeeded` (409 naming its status otherwise; another partner’s is 404 as an unknown one). Each collected debit becomes a donation, told by `recurring_donation.debit_succeeded`. 201 with a `Location`; a retry with the same `partnerReference` or Idempotency-Key answers the plan created first (200).
+         */
+        post: operations["createRecurringDonation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recurring-donations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a recurring donation
+         * @description The plan, its status and next debit date, and every debit made so far with its status, its failure in plain words, and the `donationReferenceId` of a collected one. Another partner’s plan answers 404.
+         */
+        get: operations["getRecurringDonation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recurring-donations/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a recurring donation
+         * @description No further debit is made; a debit already with the bank goes on to its outcome. Canceling again is a no-op that answers the plan; a completed plan is 409. Sends `recurring_donation.canceled`.
+         */
+        post: operations["cancelRecurringDonation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mandates/{mandateId}/debits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Debit a mandate once
+         * @description One debit of `amount` on `date` (today when absent; the foundation’s time zone), e.g. accumulated round-ups. `transaction.id` is its natural key: a retry with it answers the debit created first (200). The mandate must be yours and `succeeded`. Read it later with GET /debits/{debitId}.
+         */
+        post: operations["createDebit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/debits/{debitId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a debit
+         * @description Its status, failure in plain words, next try, and the donation it became once collected.
+         */
+        get: operations["getDebit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your sandbox clock (sandbox only)
+         * @description The time your plans, debits and the simulator’s settlements follow in the sandbox.
+         */
+        get: operations["getSandboxClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move your sandbox clock forward (sandbox only)
+         * @description Moves your clock forward by an ISO 8601 duration (at most 5 years) and makes everything due in that span happen in order: your plans’ debits are created and submitted on their dates, the simulator settles each two days later as the payer’s test account says (docs/recurring.md), failed debits are retried. Webhooks are sent as in production. Other partners’ clocks are not touched. Each call moves the clock again: it takes no Idempotency-Key.
+         */
+        post: operations["advanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "mandate.updated": {
@@ -472,6 +616,66 @@ export interface webhooks {
          * @description Counts and amounts (AUD) by outcome; `data.url` is the full report (GET /remittances/{batchId}).
          */
         post: operations["remittanceCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurring_donation.debit_succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A debit was collected
+         * @description Sent when a debit succeeds (days after it was submitted: BECS). `data.debit.donationReferenceId` is the donation it became.
+         */
+        post: operations["debitSucceededEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurring_donation.debit_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A debit failed
+         * @description Sent when a try of a debit fails. `data.debit.failure` says why in plain words; `nextAttemptOn` is the next try, or null when there is none (the plan is then past_due, or canceled).
+         */
+        post: operations["debitFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recurring_donation.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurring donation was canceled
+         * @description By you, an operator, its mandate ending, or debits failing after their last try; `canceledReason` says which.
+         */
+        post: operations["recurringDonationCanceledEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3886,7 +4090,7 @@ export interface operations {
                      *       "*"
                      *     ]
                      */
-                    events: ("*" | "mandate.updated" | "remittance.completed")[];
+                    events: ("*" | "mandate.updated" | "remittance.completed" | "recurring_donation.debit_succeeded" | "recurring_donation.debit_failed" | "recurring_donation.canceled")[];
                 };
             };
         };
@@ -5287,6 +5491,174 @@ export interface operations {
                                     /** @description Also the `webhook-id` header: the same on every retry and replay. */
                                     id: string;
                                     /** @enum {string} */
+                                    type: "recurring_donation.debit_succeeded";
+                                    /**
+                                     * Format: date-time
+                                     * @description When the event happened.
+                                     */
+                                    timestamp: string;
+                                    /** @description Per partner, increasing: order events by it, not by arrival. */
+                                    sequence: number;
+                                    data: {
+                                        debit: {
+                                            debitId: string;
+                                            /** @description Null for a one-off debit. */
+                                            recurringDonationId: string | null;
+                                            mandateId: string;
+                                            /** @description Its number in the plan, from 1. */
+                                            sequence: number | null;
+                                            transactionId: string | null;
+                                            /** @example 20.00 */
+                                            amount: string;
+                                            /** Format: date */
+                                            dueDate: string;
+                                            /**
+                                             * @description scheduled → processing (BECS debits take days) → succeeded | failed. A failed debit with nextAttemptOn is tried again that day.
+                                             * @enum {string}
+                                             */
+                                            status: "scheduled" | "processing" | "succeeded" | "failed";
+                                            /** @description Tries submitted so far. */
+                                            attempts: number;
+                                            nextAttemptOn: string | null;
+                                            failure: {
+                                                /** @example insufficient_funds */
+                                                code: string;
+                                                /** @example Insufficient funds in the account */
+                                                message: string;
+                                            } | null;
+                                            donationReferenceId: string | null;
+                                            disputedAt: string | null;
+                                            /** Format: date-time */
+                                            createdAt: string;
+                                            /** Format: date-time */
+                                            updatedAt: string;
+                                        };
+                                        /** @description The plan’s status after this debit (null for a one-off debit). */
+                                        recurringDonationStatus: string | null;
+                                    };
+                                } | {
+                                    /** @description Also the `webhook-id` header: the same on every retry and replay. */
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "recurring_donation.debit_failed";
+                                    /**
+                                     * Format: date-time
+                                     * @description When the event happened.
+                                     */
+                                    timestamp: string;
+                                    /** @description Per partner, increasing: order events by it, not by arrival. */
+                                    sequence: number;
+                                    data: {
+                                        debit: {
+                                            debitId: string;
+                                            /** @description Null for a one-off debit. */
+                                            recurringDonationId: string | null;
+                                            mandateId: string;
+                                            /** @description Its number in the plan, from 1. */
+                                            sequence: number | null;
+                                            transactionId: string | null;
+                                            /** @example 20.00 */
+                                            amount: string;
+                                            /** Format: date */
+                                            dueDate: string;
+                                            /**
+                                             * @description scheduled → processing (BECS debits take days) → succeeded | failed. A failed debit with nextAttemptOn is tried again that day.
+                                             * @enum {string}
+                                             */
+                                            status: "scheduled" | "processing" | "succeeded" | "failed";
+                                            /** @description Tries submitted so far. */
+                                            attempts: number;
+                                            nextAttemptOn: string | null;
+                                            failure: {
+                                                /** @example insufficient_funds */
+                                                code: string;
+                                                /** @example Insufficient funds in the account */
+                                                message: string;
+                                            } | null;
+                                            donationReferenceId: string | null;
+                                            disputedAt: string | null;
+                                            /** Format: date-time */
+                                            createdAt: string;
+                                            /** Format: date-time */
+                                            updatedAt: string;
+                                        };
+                                        /** @description The plan’s status after this debit (null for a one-off debit). */
+                                        recurringDonationStatus: string | null;
+                                    };
+                                } | {
+                                    /** @description Also the `webhook-id` header: the same on every retry and replay. */
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "recurring_donation.canceled";
+                                    /**
+                                     * Format: date-time
+                                     * @description When the event happened.
+                                     */
+                                    timestamp: string;
+                                    /** @description Per partner, increasing: order events by it, not by arrival. */
+                                    sequence: number;
+                                    data: {
+                                        recurringDonation: {
+                                            recurringDonationId: string;
+                                            mandateId: string;
+                                            fundraiserId: string;
+                                            /** @example 20.00 */
+                                            amount: string;
+                                            /** @enum {string} */
+                                            frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
+                                            /** Format: date */
+                                            startDate: string;
+                                            endDate: string | null;
+                                            numberOfDebits: number | null;
+                                            partnerReference: string | null;
+                                            /**
+                                             * @description active; past_due (a debit failed after its last try; still collecting); canceled; completed (every debit made).
+                                             * @enum {string}
+                                             */
+                                            status: "active" | "past_due" | "canceled" | "completed";
+                                            nextDebitDate: string | null;
+                                            canceledReason: string | null;
+                                            /** Format: date-time */
+                                            createdAt: string;
+                                            debits: {
+                                                debitId: string;
+                                                /** @description Null for a one-off debit. */
+                                                recurringDonationId: string | null;
+                                                mandateId: string;
+                                                /** @description Its number in the plan, from 1. */
+                                                sequence: number | null;
+                                                transactionId: string | null;
+                                                /** @example 20.00 */
+                                                amount: string;
+                                                /** Format: date */
+                                                dueDate: string;
+                                                /**
+                                                 * @description scheduled → processing (BECS debits take days) → succeeded | failed. A failed debit with nextAttemptOn is tried again that day.
+                                                 * @enum {string}
+                                                 */
+                                                status: "scheduled" | "processing" | "succeeded" | "failed";
+                                                /** @description Tries submitted so far. */
+                                                attempts: number;
+                                                nextAttemptOn: string | null;
+                                                failure: {
+                                                    /** @example insufficient_funds */
+                                                    code: string;
+                                                    /** @example Insufficient funds in the account */
+                                                    message: string;
+                                                } | null;
+                                                donationReferenceId: string | null;
+                                                disputedAt: string | null;
+                                                /** Format: date-time */
+                                                createdAt: string;
+                                                /** Format: date-time */
+                                                updatedAt: string;
+                                            }[];
+                                        };
+                                    };
+                                } | {
+                                    /** @description Also the `webhook-id` header: the same on every retry and replay. */
+                                    id: string;
+                                    /** @enum {string} */
                                     type: "webhook.test";
                                     /**
                                      * Format: date-time
@@ -5326,6 +5698,2262 @@ export interface operations {
             };
             /** @description FUNDRAISER:UNAUTHORIZED: Credentials missing or wrong (the body never says which), or a channel the partner was not issued. */
             401: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:RATE_LIMIT: The partner’s request quota for the window is used up: retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNKNOWN: A bug: no internals in the body; the log has them under the correlation id. Retry with backoff. */
+            500: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listRecurringDonations: {
+        parameters: {
+            query?: {
+                /** @description Only the plans of this mandate. */
+                mandateId?: string;
+                /**
+                 * @description Plans per page (1–200).
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description `nextCursor` of the previous page, with the same other parameters.
+                 * @example eyJzIjp7ImJhdGNoSWQiOiJmMTc1ODAyYi03NjMwLTQyY2QtYmZjYS1hYTNjYmU2MjliMDEiLCJvdXRjb21lIjoiZXhjZXB0aW9ucyJ9LCJwIjp7ImFmdGVyIjo5OTl9fQ.2Hq5n8yXoR8bLh7G3m0c1w
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of your plans. */
+            200: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/recurring-donations",
+                     *       "data": {
+                     *         "items": {
+                     *           "recurringDonations": [
+                     *             {
+                     *               "recurringDonationId": "RDN-4H8N2P6QK3ZJ9W1X",
+                     *               "mandateId": "seti_12flWgZGxGxeJLOxhdrFmxD9",
+                     *               "fundraiserId": "10000001",
+                     *               "amount": "20.00",
+                     *               "frequency": "monthly",
+                     *               "startDate": "2026-12-01",
+                     *               "endDate": null,
+                     *               "numberOfDebits": 12,
+                     *               "partnerReference": "club-membership-2027",
+                     *               "status": "active",
+                     *               "nextDebitDate": "2027-01-01",
+                     *               "canceledReason": null,
+                     *               "createdAt": "2026-11-27T09:30:00.000Z",
+                     *               "debits": [
+                     *                 {
+                     *                   "debitId": "DBT-7Q2M4KX9C1WJ8R5T",
+                     *                   "recurringDonationId": "RDN-4H8N2P6QK3ZJ9W1X",
+                     *                   "mandateId": "seti_12flWgZGxGxeJLOxhdrFmxD9",
+                     *                   "sequence": 1,
+                     *                   "transactionId": null,
+                     *                   "amount": "20.00",
+                     *                   "dueDate": "2026-12-01",
+                     *                   "status": "succeeded",
+                     *                   "attempts": 1,
+                     *                   "nextAttemptOn": null,
+                     *                   "failure": null,
+                     *                   "donationReferenceId": "DON-8ZK4M2Q7W1X5C9RT",
+                     *                   "disputedAt": null,
+                     *                   "createdAt": "2026-12-01T00:00:05.000Z",
+                     *                   "updatedAt": "2026-12-03T00:00:05.000Z"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "nextCursor": null
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /recurring-donations
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                recurringDonations: {
+                                    recurringDonationId: string;
+                                    mandateId: string;
+                                    fundraiserId: string;
+                                    /** @example 20.00 */
+                                    amount: string;
+                                    /** @enum {string} */
+                                    frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
+                                    /** Format: date */
+                                    startDate: string;
+                                    endDate: string | null;
+                                    numberOfDebits: number | null;
+                                    partnerReference: string | null;
+                                    /**
+                                     * @description active; past_due (a debit failed after its last try; still collecting); canceled; completed (every debit made).
+                                     * @enum {string}
+                                     */
+                                    status: "active" | "past_due" | "canceled" | "completed";
+                                    nextDebitDate: string | null;
+                                    canceledReason: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    debits: {
+                                        debitId: string;
+                                        /** @description Null for a one-off debit. */
+                                        recurringDonationId: string | null;
+                                        mandateId: string;
+                                        /** @description Its number in the plan, from 1. */
+                                        sequence: number | null;
+                                        transactionId: string | null;
+                                        /** @example 20.00 */
+                                        amount: string;
+                                        /** Format: date */
+                                        dueDate: string;
+                                        /**
+                                         * @description scheduled → processing (BECS debits take days) → succeeded | failed. A failed debit with nextAttemptOn is tried again that day.
+                                         * @enum {string}
+                                         */
+                                        status: "scheduled" | "processing" | "succeeded" | "failed";
+                                        /** @description Tries submitted so far. */
+                                        attempts: number;
+                                        nextAttemptOn: string | null;
+                                        failure: {
+                                            /** @example insufficient_funds */
+                                            code: string;
+                                            /** @example Insufficient funds in the account */
+                                            message: string;
+                                        } | null;
+                                        donationReferenceId: string | null;
+                                        disputedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        /** Format: date-time */
+                                        updatedAt: string;
+                                    }[];
+                                }[];
+                                /** @description Opaque: pass it as `cursor` (with the same other parameters) for the next page. Null on the last page. */
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. */
+            400: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAUTHORIZED: Credentials missing or wrong (the body never says which), or a channel the partner was not issued. */
+            401: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:NOT_FOUND: No such resource for this partner (another partner’s id answers the same). */
+            404: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:RATE_LIMIT: The partner’s request quota for the window is used up: retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNKNOWN: A bug: no internals in the body; the log has them under the correlation id. Retry with backoff. */
+            500: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createRecurringDonation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string unique per logical operation. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A succeeded mandate of yours. */
+                    mandateId: string;
+                    /**
+                     * Format: amount-decimal-string
+                     * @description AUD, decimal string, > 0, at most 2 decimals.
+                     * @example 20.00
+                     */
+                    amount: string;
+                    /** @enum {string} */
+                    frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
+                    /**
+                     * Format: date
+                     * @description The first debit’s date, in the foundation’s time zone; today or later.
+                     * @example 2026-12-01
+                     */
+                    startDate: string;
+                    /**
+                     * Format: date
+                     * @description No debit after this date.
+                     * @example 2026-12-01
+                     */
+                    endDate?: string;
+                    /** @description No more debits than this. */
+                    numberOfDebits?: number;
+                    /** @description Your reference for the plan; a retry with the same reference returns the plan created first. */
+                    partnerReference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A retry: the plan created first. */
+            200: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Where to read the created resource. */
+                    Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request (same Idempotency-Key or transaction.id). */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/recurring-donations",
+                     *       "data": {
+                     *         "items": {
+                     *           "recurringDonationId": "RDN-4H8N2P6QK3ZJ9W1X",
+                     *           "mandateId": "seti_12flWgZGxGxeJLOxhdrFmxD9",
+                     *           "fundraiserId": "10000001",
+                     *           "amount": "20.00",
+                     *           "frequency": "monthly",
+                     *           "startDate": "2026-12-01",
+                     *           "endDate": null,
+                     *           "numberOfDebits": 12,
+                     *           "partnerReference": "club-membership-2027",
+                     *           "status": "active",
+                     *           "nextDebitDate": "2027-01-01",
+                     *           "canceledReason": null,
+                     *           "createdAt": "2026-11-27T09:30:00.000Z",
+                     *           "debits": [
+                     *             {
+                     *               "debitId": "DBT-7Q2M4KX9C1WJ8R5T",
+                     *               "recurringDonationId": "RDN-4H8N2P6QK3ZJ9W1X",
+                     *               "mandateId": "seti_12flWgZGxGxeJLOxhdrFmxD9",
+                     *               "sequence": 1,
+                     *               "transactionId": null,
+                     *               "amount": "20.00",
+                     *               "dueDate": "2026-12-01",
+                     *               "status": "succeeded",
+                     *               "attempts": 1,
+                     *               "nextAttemptOn": null,
+                     *               "failure": null,
+                     *               "donationReferenceId": "DON-8ZK4M2Q7W1X5C9RT",
+                     *               "disputedAt": null,
+                     *               "createdAt": "2026-12-01T00:00:05.000Z",
+                     *               "updatedAt": "2026-12-03T00:00:05.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /recurring-donations
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                recurringDonationId: string;
+                                mandateId: string;
+                                fundraiserId: string;
+                                /** @example 20.00 */
+                                amount: string;
+                                /** @enum {string} */
+                                frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
+                                /** Format: date */
+                                startDate: string;
+                                endDate: string | null;
+                                numberOfDebits: number | null;
+                                partnerReference: string | null;
+                                /**
+                                 * @description active; past_due (a debit failed after its last try; still collecting); canceled; completed (every debit made).
+                                 * @enum {string}
+                                 */
+                                status: "active" | "past_due" | "canceled" | "completed";
+                                nextDebitDate: string | null;
+                                canceledReason: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                debits: {
+                                    debitId: string;
+                                    /** @description Null for a one-off debit. */
+                                    recurringDonationId: string | null;
+                                    mandateId: string;
+                                    /** @description Its number in the plan, from 1. */
+                                    sequence: number | null;
+                                    transactionId: string | null;
+                                    /** @example 20.00 */
+                                    amount: string;
+                                    /** Format: date */
+                                    dueDate: string;
+                                    /**
+                                     * @description scheduled → processing (BECS debits take days) → succeeded | failed. A failed debit with nextAttemptOn is tried again that day.
+                                     * @enum {string}
+                                     */
+                                    status: "scheduled" | "processing" | "succeeded" | "failed";
+                                    /** @description Tries submitted so far. */
+                                    attempts: number;
+                                    nextAttemptOn: string | null;
+                                    failure: {
+                                        /** @example insufficient_funds */
+                                        code: string;
+                                        /** @example Insufficient funds in the account */
+                                        message: string;
+                                    } | null;
+                                    donationReferenceId: string | null;
+                                    disputedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The plan, with its first debit when it is due today. */
+            201: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Where to read the created resource. */
+                    Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request (same Idempotency-Key or transaction.id). */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/recurring-donations",
+                     *       "data": {
+                     *         "items": {
+                     *           "recurringDonationId": "RDN-4H8N2P6QK3ZJ9W1X",
+                     *           "mandateId": "seti_12flWgZGxGxeJLOxhdrFmxD9",
+                     *           "fundraiserId": "10000001",
+                     *           "amount": "20.00",
+                     *           "frequency": "monthly",
+                     *           "startDate": "2026-12-01",
+                     *           "endDate": null,
+                     *           "numberOfDebits": 12,
+                     *           "partnerReference": "club-membership-2027",
+                     *           "status": "active",
+                     *           "nextDebitDate": "2027-01-01",
+                     *           "canceledReason": null,
+                     *           "createdAt": "2026-11-27T09:30:00.000Z",
+                     *           "debits": [
+                     *             {
+                     *               "debitId": "DBT-7Q2M4KX9C1WJ8R5T",
+                     *               "recurringDonationId": "RDN-4H8N2P6QK3ZJ9W1X",
+                     *               "mandateId": "seti_12flWgZGxGxeJLOxhdrFmxD9",
+                     *               "sequence": 1,
+                     *               "transactionId": null,
+                     *               "amount": "20.00",
+                     *               "dueDate": "2026-12-01",
+                     *               "status": "succeeded",
+                     *               "attempts": 1,
+                     *               "nextAttemptOn": null,
+                     *               "failure": null,
+                     *               "donationReferenceId": "DON-8ZK4M2Q7W1X5C9RT",
+                     *               "disputedAt": null,
+                     *               "createdAt": "2026-12-01T00:00:05.000Z",
+                     *               "updatedAt": "2026-12-03T00:00:05.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /recurring-donations
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                recurringDonationId: string;
+                                mandateId: string;
+                                fundraiserId: string;
+                                /** @example 20.00 */
+                                amount: string;
+                                /** @enum {string} */
+                                frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
+                                /** Format: date */
+                                startDate: string;
+                                endDate: string | null;
+                                numberOfDebits: number | null;
+                                partnerReference: string | null;
+                                /**
+                                 * @description active; past_due (a debit failed after its last try; still collecting); canceled; completed (every debit made).
+                                 * @enum {string}
+                                 */
+                                status: "active" | "past_due" | "canceled" | "completed";
+                                nextDebitDate: string | null;
+                                canceledReason: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                debits: {
+                                    debitId: string;
+                                    /** @description Null for a one-off debit. */
+                                    recurringDonationId: string | null;
+                                    mandateId: string;
+                                    /** @description Its number in the plan, from 1. */
+                                    sequence: number | null;
+                                    transactionId: string | null;
+                                    /** @example 20.00 */
+                                    amount: string;
+                                    /** Format: date */
+                                    dueDate: string;
+                                    /**
+                                     * @description scheduled → processing (BECS debits take days) → succeeded | failed. A failed debit with nextAttemptOn is tried again that day.
+                                     * @enum {string}
+                                     */
+                                    status: "scheduled" | "processing" | "succeeded" | "failed";
+                                    /** @description Tries submitted so far. */
+                                    attempts: number;
+                                    nextAttemptOn: string | null;
+                                    failure: {
+                                        /** @example insufficient_funds */
+                                        code: string;
+                                        /** @example Insufficient funds in the account */
+                                        message: string;
+                                    } | null;
+                                    donationReferenceId: string | null;
+                                    disputedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. FUNDRAISER:VALIDATION: The fundraiser has no active enrolment with the channel. */
+            400: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAUTHORIZED: Credentials missing or wrong (the body never says which), or a channel the partner was not issued. */
+            401: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:NOT_FOUND: No such resource for this partner (another partner’s id answers the same). */
+            404: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:CONFLICT: The same Idempotency-Key (or transaction.id) was used earlier with a different body. */
+            409: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:PAYLOAD_TOO_LARGE: The body is larger than the deployment accepts. */
+            413: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNSUPPORTED_MEDIA_TYPE: The body is not application/json. */
+            415: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:RATE_LIMIT: The partner’s request quota for the window is used up: retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNKNOWN: A bug: no internals in the body; the log has them under the correlation id. Retry with backoff. */
+            500: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getRecurringDonation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan. */
+            200: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/recurring-donations",
+                     *       "data": {
+                     *         "items": {
+                     *           "recurringDonationId": "RDN-4H8N2P6QK3ZJ9W1X",
+                     *           "mandateId": "seti_12flWgZGxGxeJLOxhdrFmxD9",
+                     *           "fundraiserId": "10000001",
+                     *           "amount": "20.00",
+                     *           "frequency": "monthly",
+                     *           "startDate": "2026-12-01",
+                     *           "endDate": null,
+                     *           "numberOfDebits": 12,
+                     *           "partnerReference": "club-membership-2027",
+                     *           "status": "active",
+                     *           "nextDebitDate": "2027-01-01",
+                     *           "canceledReason": null,
+                     *           "createdAt": "2026-11-27T09:30:00.000Z",
+                     *           "debits": [
+                     *             {
+                     *               "debitId": "DBT-7Q2M4KX9C1WJ8R5T",
+                     *               "recurringDonationId": "RDN-4H8N2P6QK3ZJ9W1X",
+                     *               "mandateId": "seti_12flWgZGxGxeJLOxhdrFmxD9",
+                     *               "sequence": 1,
+                     *               "transactionId": null,
+                     *               "amount": "20.00",
+                     *               "dueDate": "2026-12-01",
+                     *               "status": "succeeded",
+                     *               "attempts": 1,
+                     *               "nextAttemptOn": null,
+                     *               "failure": null,
+                     *               "donationReferenceId": "DON-8ZK4M2Q7W1X5C9RT",
+                     *               "disputedAt": null,
+                     *               "createdAt": "2026-12-01T00:00:05.000Z",
+                     *               "updatedAt": "2026-12-03T00:00:05.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /recurring-donations
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                recurringDonationId: string;
+                                mandateId: string;
+                                fundraiserId: string;
+                                /** @example 20.00 */
+                                amount: string;
+                                /** @enum {string} */
+                                frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
+                                /** Format: date */
+                                startDate: string;
+                                endDate: string | null;
+                                numberOfDebits: number | null;
+                                partnerReference: string | null;
+                                /**
+                                 * @description active; past_due (a debit failed after its last try; still collecting); canceled; completed (every debit made).
+                                 * @enum {string}
+                                 */
+                                status: "active" | "past_due" | "canceled" | "completed";
+                                nextDebitDate: string | null;
+                                canceledReason: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                debits: {
+                                    debitId: string;
+                                    /** @description Null for a one-off debit. */
+                                    recurringDonationId: string | null;
+                                    mandateId: string;
+                                    /** @description Its number in the plan, from 1. */
+                                    sequence: number | null;
+                                    transactionId: string | null;
+                                    /** @example 20.00 */
+                                    amount: string;
+                                    /** Format: date */
+                                    dueDate: string;
+                                    /**
+                                     * @description scheduled → processing (BECS debits take days) → succeeded | failed. A failed debit with nextAttemptOn is tried again that day.
+                                     * @enum {string}
+                                     */
+                                    status: "scheduled" | "processing" | "succeeded" | "failed";
+                                    /** @description Tries submitted so far. */
+                                    attempts: number;
+                                    nextAttemptOn: string | null;
+                                    failure: {
+                                        /** @example insufficient_funds */
+                                        code: string;
+                                        /** @example Insufficient funds in the account */
+                                        message: string;
+                                    } | null;
+                                    donationReferenceId: string | null;
+                                    disputedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. */
+            400: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAUTHORIZED: Credentials missing or wrong (the body never says which), or a channel the partner was not issued. */
+            401: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:NOT_FOUND: No such resource for this partner (another partner’s id answers the same). */
+            404: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:RATE_LIMIT: The partner’s request quota for the window is used up: retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNKNOWN: A bug: no internals in the body; the log has them under the correlation id. Retry with backoff. */
+            500: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancelRecurringDonation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string unique per logical operation. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The canceled plan. */
+            200: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/recurring-donations",
+                     *       "data": {
+                     *         "items": {
+                     *           "recurringDonationId": "RDN-4H8N2P6QK3ZJ9W1X",
+                     *           "mandateId": "seti_12flWgZGxGxeJLOxhdrFmxD9",
+                     *           "fundraiserId": "10000001",
+                     *           "amount": "20.00",
+                     *           "frequency": "monthly",
+                     *           "startDate": "2026-12-01",
+                     *           "endDate": null,
+                     *           "numberOfDebits": 12,
+                     *           "partnerReference": "club-membership-2027",
+                     *           "status": "canceled",
+                     *           "nextDebitDate": null,
+                     *           "canceledReason": "Canceled by the partner",
+                     *           "createdAt": "2026-11-27T09:30:00.000Z",
+                     *           "debits": [
+                     *             {
+                     *               "debitId": "DBT-7Q2M4KX9C1WJ8R5T",
+                     *               "recurringDonationId": "RDN-4H8N2P6QK3ZJ9W1X",
+                     *               "mandateId": "seti_12flWgZGxGxeJLOxhdrFmxD9",
+                     *               "sequence": 1,
+                     *               "transactionId": null,
+                     *               "amount": "20.00",
+                     *               "dueDate": "2026-12-01",
+                     *               "status": "succeeded",
+                     *               "attempts": 1,
+                     *               "nextAttemptOn": null,
+                     *               "failure": null,
+                     *               "donationReferenceId": "DON-8ZK4M2Q7W1X5C9RT",
+                     *               "disputedAt": null,
+                     *               "createdAt": "2026-12-01T00:00:05.000Z",
+                     *               "updatedAt": "2026-12-03T00:00:05.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /recurring-donations
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                recurringDonationId: string;
+                                mandateId: string;
+                                fundraiserId: string;
+                                /** @example 20.00 */
+                                amount: string;
+                                /** @enum {string} */
+                                frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
+                                /** Format: date */
+                                startDate: string;
+                                endDate: string | null;
+                                numberOfDebits: number | null;
+                                partnerReference: string | null;
+                                /**
+                                 * @description active; past_due (a debit failed after its last try; still collecting); canceled; completed (every debit made).
+                                 * @enum {string}
+                                 */
+                                status: "active" | "past_due" | "canceled" | "completed";
+                                nextDebitDate: string | null;
+                                canceledReason: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                debits: {
+                                    debitId: string;
+                                    /** @description Null for a one-off debit. */
+                                    recurringDonationId: string | null;
+                                    mandateId: string;
+                                    /** @description Its number in the plan, from 1. */
+                                    sequence: number | null;
+                                    transactionId: string | null;
+                                    /** @example 20.00 */
+                                    amount: string;
+                                    /** Format: date */
+                                    dueDate: string;
+                                    /**
+                                     * @description scheduled → processing (BECS debits take days) → succeeded | failed. A failed debit with nextAttemptOn is tried again that day.
+                                     * @enum {string}
+                                     */
+                                    status: "scheduled" | "processing" | "succeeded" | "failed";
+                                    /** @description Tries submitted so far. */
+                                    attempts: number;
+                                    nextAttemptOn: string | null;
+                                    failure: {
+                                        /** @example insufficient_funds */
+                                        code: string;
+                                        /** @example Insufficient funds in the account */
+                                        message: string;
+                                    } | null;
+                                    donationReferenceId: string | null;
+                                    disputedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. */
+            400: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAUTHORIZED: Credentials missing or wrong (the body never says which), or a channel the partner was not issued. */
+            401: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:NOT_FOUND: No such resource for this partner (another partner’s id answers the same). */
+            404: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:CONFLICT: The same Idempotency-Key (or transaction.id) was used earlier with a different body. */
+            409: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:RATE_LIMIT: The partner’s request quota for the window is used up: retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNKNOWN: A bug: no internals in the body; the log has them under the correlation id. Retry with backoff. */
+            500: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createDebit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string unique per logical operation. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                mandateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: amount-decimal-string
+                     * @description AUD, decimal string, > 0, at most 2 decimals.
+                     * @example 20.00
+                     */
+                    amount: string;
+                    /**
+                     * Format: date
+                     * @description When to collect it, in the foundation’s time zone; today when absent.
+                     * @example 2026-12-01
+                     */
+                    date?: string;
+                    transaction: {
+                        /** @description Your id of this debit: a retry with the same id never creates a second debit. */
+                        id: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description A retry: the debit created first. */
+            200: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Where to read the created resource. */
+                    Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request (same Idempotency-Key or transaction.id). */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/mandates/debits",
+                     *       "data": {
+                     *         "items": {
+                     *           "debitId": "DBT-7Q2M4KX9C1WJ8R5T",
+                     *           "recurringDonationId": "RDN-4H8N2P6QK3ZJ9W1X",
+                     *           "mandateId": "seti_12flWgZGxGxeJLOxhdrFmxD9",
+                     *           "sequence": 1,
+                     *           "transactionId": null,
+                     *           "amount": "20.00",
+                     *           "dueDate": "2026-12-01",
+                     *           "status": "succeeded",
+                     *           "attempts": 1,
+                     *           "nextAttemptOn": null,
+                     *           "failure": null,
+                     *           "donationReferenceId": "DON-8ZK4M2Q7W1X5C9RT",
+                     *           "disputedAt": null,
+                     *           "createdAt": "2026-12-01T00:00:05.000Z",
+                     *           "updatedAt": "2026-12-03T00:00:05.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /mandates/debits
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                debitId: string;
+                                /** @description Null for a one-off debit. */
+                                recurringDonationId: string | null;
+                                mandateId: string;
+                                /** @description Its number in the plan, from 1. */
+                                sequence: number | null;
+                                transactionId: string | null;
+                                /** @example 20.00 */
+                                amount: string;
+                                /** Format: date */
+                                dueDate: string;
+                                /**
+                                 * @description scheduled → processing (BECS debits take days) → succeeded | failed. A failed debit with nextAttemptOn is tried again that day.
+                                 * @enum {string}
+                                 */
+                                status: "scheduled" | "processing" | "succeeded" | "failed";
+                                /** @description Tries submitted so far. */
+                                attempts: number;
+                                nextAttemptOn: string | null;
+                                failure: {
+                                    /** @example insufficient_funds */
+                                    code: string;
+                                    /** @example Insufficient funds in the account */
+                                    message: string;
+                                } | null;
+                                donationReferenceId: string | null;
+                                disputedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The debit, scheduled. */
+            201: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Where to read the created resource. */
+                    Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request (same Idempotency-Key or transaction.id). */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/mandates/debits",
+                     *       "data": {
+                     *         "items": {
+                     *           "debitId": "DBT-7Q2M4KX9C1WJ8R5T",
+                     *           "recurringDonationId": "RDN-4H8N2P6QK3ZJ9W1X",
+                     *           "mandateId": "seti_12flWgZGxGxeJLOxhdrFmxD9",
+                     *           "sequence": 1,
+                     *           "transactionId": null,
+                     *           "amount": "20.00",
+                     *           "dueDate": "2026-12-01",
+                     *           "status": "succeeded",
+                     *           "attempts": 1,
+                     *           "nextAttemptOn": null,
+                     *           "failure": null,
+                     *           "donationReferenceId": "DON-8ZK4M2Q7W1X5C9RT",
+                     *           "disputedAt": null,
+                     *           "createdAt": "2026-12-01T00:00:05.000Z",
+                     *           "updatedAt": "2026-12-03T00:00:05.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /mandates/debits
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                debitId: string;
+                                /** @description Null for a one-off debit. */
+                                recurringDonationId: string | null;
+                                mandateId: string;
+                                /** @description Its number in the plan, from 1. */
+                                sequence: number | null;
+                                transactionId: string | null;
+                                /** @example 20.00 */
+                                amount: string;
+                                /** Format: date */
+                                dueDate: string;
+                                /**
+                                 * @description scheduled → processing (BECS debits take days) → succeeded | failed. A failed debit with nextAttemptOn is tried again that day.
+                                 * @enum {string}
+                                 */
+                                status: "scheduled" | "processing" | "succeeded" | "failed";
+                                /** @description Tries submitted so far. */
+                                attempts: number;
+                                nextAttemptOn: string | null;
+                                failure: {
+                                    /** @example insufficient_funds */
+                                    code: string;
+                                    /** @example Insufficient funds in the account */
+                                    message: string;
+                                } | null;
+                                donationReferenceId: string | null;
+                                disputedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. FUNDRAISER:VALIDATION: The fundraiser has no active enrolment with the channel. */
+            400: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAUTHORIZED: Credentials missing or wrong (the body never says which), or a channel the partner was not issued. */
+            401: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:NOT_FOUND: No such resource for this partner (another partner’s id answers the same). */
+            404: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:CONFLICT: The same Idempotency-Key (or transaction.id) was used earlier with a different body. */
+            409: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:PAYLOAD_TOO_LARGE: The body is larger than the deployment accepts. */
+            413: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNSUPPORTED_MEDIA_TYPE: The body is not application/json. */
+            415: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:RATE_LIMIT: The partner’s request quota for the window is used up: retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNKNOWN: A bug: no internals in the body; the log has them under the correlation id. Retry with backoff. */
+            500: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDebit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                debitId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The debit. */
+            200: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/debits",
+                     *       "data": {
+                     *         "items": {
+                     *           "debitId": "DBT-7Q2M4KX9C1WJ8R5T",
+                     *           "recurringDonationId": "RDN-4H8N2P6QK3ZJ9W1X",
+                     *           "mandateId": "seti_12flWgZGxGxeJLOxhdrFmxD9",
+                     *           "sequence": 1,
+                     *           "transactionId": null,
+                     *           "amount": "20.00",
+                     *           "dueDate": "2026-12-01",
+                     *           "status": "succeeded",
+                     *           "attempts": 1,
+                     *           "nextAttemptOn": null,
+                     *           "failure": null,
+                     *           "donationReferenceId": "DON-8ZK4M2Q7W1X5C9RT",
+                     *           "disputedAt": null,
+                     *           "createdAt": "2026-12-01T00:00:05.000Z",
+                     *           "updatedAt": "2026-12-03T00:00:05.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /debits
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                debitId: string;
+                                /** @description Null for a one-off debit. */
+                                recurringDonationId: string | null;
+                                mandateId: string;
+                                /** @description Its number in the plan, from 1. */
+                                sequence: number | null;
+                                transactionId: string | null;
+                                /** @example 20.00 */
+                                amount: string;
+                                /** Format: date */
+                                dueDate: string;
+                                /**
+                                 * @description scheduled → processing (BECS debits take days) → succeeded | failed. A failed debit with nextAttemptOn is tried again that day.
+                                 * @enum {string}
+                                 */
+                                status: "scheduled" | "processing" | "succeeded" | "failed";
+                                /** @description Tries submitted so far. */
+                                attempts: number;
+                                nextAttemptOn: string | null;
+                                failure: {
+                                    /** @example insufficient_funds */
+                                    code: string;
+                                    /** @example Insufficient funds in the account */
+                                    message: string;
+                                } | null;
+                                donationReferenceId: string | null;
+                                disputedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. */
+            400: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAUTHORIZED: Credentials missing or wrong (the body never says which), or a channel the partner was not issued. */
+            401: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:NOT_FOUND: No such resource for this partner (another partner’s id answers the same). */
+            404: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:RATE_LIMIT: The partner’s request quota for the window is used up: retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNKNOWN: A bug: no internals in the body; the log has them under the correlation id. Retry with backoff. */
+            500: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your sandbox time. */
+            200: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/sandbox/clock",
+                     *       "data": {
+                     *         "items": {
+                     *           "now": "2027-01-01T00:00:00.000Z",
+                     *           "today": "2027-01-01",
+                     *           "aheadBySeconds": 2678400
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /sandbox/clock
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                /**
+                                 * Format: date-time
+                                 * @description Your sandbox time.
+                                 */
+                                now: string;
+                                /**
+                                 * Format: date
+                                 * @description Its date in the foundation’s time zone.
+                                 */
+                                today: string;
+                                /** @description How far your clock runs ahead of the real one. */
+                                aheadBySeconds: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. */
+            400: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAUTHORIZED: Credentials missing or wrong (the body never says which), or a channel the partner was not issued. */
+            401: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:RATE_LIMIT: The partner’s request quota for the window is used up: retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNKNOWN: A bug: no internals in the body; the log has them under the correlation id. Retry with backoff. */
+            500: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    advanceSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description ISO 8601 duration to move your sandbox clock forward: P1M, P14D, P1Y, PT12H.
+                     * @example P1M
+                     */
+                    duration: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new time, and what happened on the way. */
+            200: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/sandbox/clock",
+                     *       "data": {
+                     *         "items": {
+                     *           "now": "2027-01-01T00:00:00.000Z",
+                     *           "today": "2027-01-01",
+                     *           "aheadBySeconds": 2678400,
+                     *           "debitsCreated": 1,
+                     *           "triesSubmitted": 1,
+                     *           "paymentsSettled": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /sandbox/clock
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                /**
+                                 * Format: date-time
+                                 * @description Your sandbox time.
+                                 */
+                                now: string;
+                                /**
+                                 * Format: date
+                                 * @description Its date in the foundation’s time zone.
+                                 */
+                                today: string;
+                                /** @description How far your clock runs ahead of the real one. */
+                                aheadBySeconds: number;
+                                debitsCreated: number;
+                                triesSubmitted: number;
+                                paymentsSettled: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. */
+            400: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAUTHORIZED: Credentials missing or wrong (the body never says which), or a channel the partner was not issued. */
+            401: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:PAYLOAD_TOO_LARGE: The body is larger than the deployment accepts. */
+            413: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNSUPPORTED_MEDIA_TYPE: The body is not application/json. */
+            415: {
                 headers: {
                     /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
                     "X-Correlation-ID"?: string;
@@ -5536,6 +8164,261 @@ export interface operations {
                         };
                         /** @description GET it for the outcome of every entry. */
                         url: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered. Anything else (or no answer within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    debitSucceededEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse messages more than 5 minutes old or ahead. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` (Standard Webhooks); two during a secret rotation. Accept if any matches. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Also the `webhook-id` header: the same on every retry and replay. */
+                    id: string;
+                    /** @constant */
+                    type: "recurring_donation.debit_succeeded";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @description Per partner, increasing: order events by it, not by arrival. */
+                    sequence: number;
+                    data: {
+                        debit: {
+                            debitId: string;
+                            /** @description Null for a one-off debit. */
+                            recurringDonationId: string | null;
+                            mandateId: string;
+                            /** @description Its number in the plan, from 1. */
+                            sequence: number | null;
+                            transactionId: string | null;
+                            /** @example 20.00 */
+                            amount: string;
+                            /** Format: date */
+                            dueDate: string;
+                            /**
+                             * @description scheduled → processing (BECS debits take days) → succeeded | failed. A failed debit with nextAttemptOn is tried again that day.
+                             * @enum {string}
+                             */
+                            status: "scheduled" | "processing" | "succeeded" | "failed";
+                            /** @description Tries submitted so far. */
+                            attempts: number;
+                            nextAttemptOn: string | null;
+                            failure: {
+                                /** @example insufficient_funds */
+                                code: string;
+                                /** @example Insufficient funds in the account */
+                                message: string;
+                            } | null;
+                            donationReferenceId: string | null;
+                            disputedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        /** @description The plan’s status after this debit (null for a one-off debit). */
+                        recurringDonationStatus: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered. Anything else (or no answer within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    debitFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse messages more than 5 minutes old or ahead. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` (Standard Webhooks); two during a secret rotation. Accept if any matches. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Also the `webhook-id` header: the same on every retry and replay. */
+                    id: string;
+                    /** @constant */
+                    type: "recurring_donation.debit_failed";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @description Per partner, increasing: order events by it, not by arrival. */
+                    sequence: number;
+                    data: {
+                        debit: {
+                            debitId: string;
+                            /** @description Null for a one-off debit. */
+                            recurringDonationId: string | null;
+                            mandateId: string;
+                            /** @description Its number in the plan, from 1. */
+                            sequence: number | null;
+                            transactionId: string | null;
+                            /** @example 20.00 */
+                            amount: string;
+                            /** Format: date */
+                            dueDate: string;
+                            /**
+                             * @description scheduled → processing (BECS debits take days) → succeeded | failed. A failed debit with nextAttemptOn is tried again that day.
+                             * @enum {string}
+                             */
+                            status: "scheduled" | "processing" | "succeeded" | "failed";
+                            /** @description Tries submitted so far. */
+                            attempts: number;
+                            nextAttemptOn: string | null;
+                            failure: {
+                                /** @example insufficient_funds */
+                                code: string;
+                                /** @example Insufficient funds in the account */
+                                message: string;
+                            } | null;
+                            donationReferenceId: string | null;
+                            disputedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        /** @description The plan’s status after this debit (null for a one-off debit). */
+                        recurringDonationStatus: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered. Anything else (or no answer within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recurringDonationCanceledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse messages more than 5 minutes old or ahead. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` (Standard Webhooks); two during a secret rotation. Accept if any matches. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Also the `webhook-id` header: the same on every retry and replay. */
+                    id: string;
+                    /** @constant */
+                    type: "recurring_donation.canceled";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @description Per partner, increasing: order events by it, not by arrival. */
+                    sequence: number;
+                    data: {
+                        recurringDonation: {
+                            recurringDonationId: string;
+                            mandateId: string;
+                            fundraiserId: string;
+                            /** @example 20.00 */
+                            amount: string;
+                            /** @enum {string} */
+                            frequency: "weekly" | "fortnightly" | "monthly" | "quarterly" | "yearly";
+                            /** Format: date */
+                            startDate: string;
+                            endDate: string | null;
+                            numberOfDebits: number | null;
+                            partnerReference: string | null;
+                            /**
+                             * @description active; past_due (a debit failed after its last try; still collecting); canceled; completed (every debit made).
+                             * @enum {string}
+                             */
+                            status: "active" | "past_due" | "canceled" | "completed";
+                            nextDebitDate: string | null;
+                            canceledReason: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            debits: {
+                                debitId: string;
+                                /** @description Null for a one-off debit. */
+                                recurringDonationId: string | null;
+                                mandateId: string;
+                                /** @description Its number in the plan, from 1. */
+                                sequence: number | null;
+                                transactionId: string | null;
+                                /** @example 20.00 */
+                                amount: string;
+                                /** Format: date */
+                                dueDate: string;
+                                /**
+                                 * @description scheduled → processing (BECS debits take days) → succeeded | failed. A failed debit with nextAttemptOn is tried again that day.
+                                 * @enum {string}
+                                 */
+                                status: "scheduled" | "processing" | "succeeded" | "failed";
+                                /** @description Tries submitted so far. */
+                                attempts: number;
+                                nextAttemptOn: string | null;
+                                failure: {
+                                    /** @example insufficient_funds */
+                                    code: string;
+                                    /** @example Insufficient funds in the account */
+                                    message: string;
+                                } | null;
+                                donationReferenceId: string | null;
+                                disputedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        };
                     };
                 };
             };

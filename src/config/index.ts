@@ -8,6 +8,7 @@ import { FoundationSettings } from './foundation.js';
 import { OperationsSettings } from './operations.js';
 import { PartnerAccessSettings } from './partner-access.js';
 import { PerformanceSettings } from './performance.js';
+import { RecurringSettings } from './recurring.js';
 import { isSecretSetting, placeholderSecrets } from './secrets.js';
 import {
   ProxySettings,
@@ -23,6 +24,7 @@ import { WebhookSettings } from './webhooks.js';
 export { Environments, type Environment, apiBaseUrl, isProduction, shouldSeedDemoData } from './server.js';
 export { reconciliationConcurrency } from './background-work.js';
 export { consoleEnabled, consoleSecureCookie } from './console.js';
+export { retryDelaysDays } from './recurring.js';
 
 /**
  * Every setting the service reads, in one schema assembled from one module per group (docs/deploy.md lists them
@@ -34,6 +36,7 @@ export const ConfigSchema = Type.Object({
   ...DatabaseSettings,
   ...PartnerAccessSettings,
   ...BackgroundWorkSettings,
+  ...RecurringSettings,
   ...FoundationSettings,
   ...TransportSettings,
   ...WebhookSettings,

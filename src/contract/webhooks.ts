@@ -3,13 +3,21 @@ import { OUTCOMES } from '../domain/reconciliation.js';
 import { ALL_EVENTS } from '../domain/webhooks.js';
 import { RequiredText } from './common.js';
 import { MandateRecord } from './mandate.js';
+import { DebitRecord, RecurringDonationRecord } from './recurring.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Types an endpoint can subscribe to; `webhook.test` is only sent on request (POST …/test). */
 const SubscribableEvent = Type.Union(
-  [Type.Literal(ALL_EVENTS), Type.Literal('mandate.updated'), Type.Literal('remittance.completed')],
+  [
+    Type.Literal(ALL_EVENTS),
+    Type.Literal('mandate.updated'),
+    Type.Literal('remittance.completed'),
+    Type.Literal('recurring_donation.debit_succeeded'),
+    Type.Literal('recurring_donation.debit_failed'),
+    Type.Literal('recurring_donation.canceled'),
+  ],
   { description: 'An event type, or `*` for every type (present and future).' },
 );
 
@@ -110,8 +118,22 @@ export function EventOf(type: string, data: ReturnType<typeof Type.Object>, desc
   );
 }
 
+/** What a debit event says: the debit as GET /recurring-donations/{id} lists it, and its plan's status. */
+export const DebitEventData = Type.Object({
+  debit: DebitRecord,
+  recurringDonationStatus: Type.Union([Type.String(), Type.Null()], {
+    description: 'The plan’s status after this debit (null for a one-off debit).',
+  }),
+});
+
+/** A canceled plan: as GET /recurring-donations/{id} shows it, with `canceledReason`. */
+export const RecurringCanceledData = Type.Object({ recurringDonation: RecurringDonationRecord });
+
 export const EventRecord = Type.Union([
   EventOf('mandate.updated', MandateRecord),
   EventOf('remittance.completed', RemittanceCompletedData),
+  EventOf('recurring_donation.debit_succeeded', DebitEventData),
+  EventOf('recurring_donation.debit_failed', DebitEventData),
+  EventOf('recurring_donation.canceled', RecurringCanceledData),
   EventOf('webhook.test', WebhookTestData),
 ]);

@@ -38,7 +38,7 @@ export interface DonationFacts {
   /** Same partner and environment as the batch. */
   own: boolean;
   amountCents: number | null;
-  /** Bank reference that already settled it, if any. */
+  /** Bank reference that already settled it (or `direct debit <id>` for a donation a debit collected), if any. */
   settledBy: string | null;
 }
 

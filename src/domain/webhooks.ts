@@ -1,6 +1,13 @@
 /** Partner webhooks: event types, subscriptions and the retry schedule (docs/webhooks.md). Pure rules. */
 
-export const EVENT_TYPES = ['mandate.updated', 'remittance.completed', 'webhook.test'] as const;
+export const EVENT_TYPES = [
+  'mandate.updated',
+  'remittance.completed',
+  'recurring_donation.debit_succeeded',
+  'recurring_donation.debit_failed',
+  'recurring_donation.canceled',
+  'webhook.test',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** `*` subscribes to every type, present and future. */

@@ -1,3 +1,4 @@
+import { retryDelaysDays } from '../config/index.js';
 import type { AppDeps } from './app-deps.js';
 import type { AppMetrics } from '../infrastructure/metrics/metrics.js';
 import type { PaymentProvider } from '../infrastructure/payments/provider.js';
@@ -39,6 +40,17 @@ export async function registerRoutes(
     webhooks,
     enrolments: new EnrolmentCache(),
     ...writers(deps, metrics),
+    recurring: {
+      db: database.db,
+      provider: payments,
+      simulator,
+      policy: {
+        retryDelaysDays: retryDelaysDays(config),
+        cancelAfterFailedDebits: config.RECURRING_CANCEL_AFTER_FAILED_DEBITS,
+      },
+      timeZone: config.FOUNDATION_TIME_ZONE,
+      now: deps.now ?? (() => new Date()),
+    },
   };
   // Answers every donation and mandate still waiting for its group's statement before the database closes.
   app.addHook('onClose', async () => {

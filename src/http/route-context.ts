@@ -18,6 +18,7 @@ import type { OnBatchStored } from '../services/accept-remittances.js';
 import type { DonationWriter } from '../services/donation-group-commit.js';
 import type { EnrolmentCache } from '../services/enrolment.js';
 import type { MandateWriter } from '../services/mandate-writer.js';
+import type { RecurringDeps } from '../services/recurring/deps.js';
 import type { RequestContext } from '../services/record-donation.js';
 import type { WebhookSettings } from '../services/webhooks/settings.js';
 import { successEnvelope } from './envelope.js';
@@ -49,6 +50,8 @@ export interface RouteDeps {
   donations: DonationWriter;
   /** This application's mandate writes: group commit unless MANDATE_GROUP_COMMIT is false. */
   mandates: MandateWriter;
+  /** What the recurring donations' services work with (docs/recurring.md). */
+  recurring: RecurringDeps;
 }
 
 /** Sends the success envelope with the route's `method` and the request's correlation id. */

@@ -16,6 +16,7 @@ import { requireEnrolment, type EnrolmentCache } from './enrolment.js';
 import { idempotent, storedResponse, idempotencyScope } from './idempotency.js';
 import type { RequestContext } from './record-donation.js';
 import type { MandateWriter } from './mandate-writer.js';
+import { cancelPlansOfMandate } from './recurring/cancel.js';
 import { recordEvent } from './webhooks/record-event.js';
 
 /**
@@ -148,6 +149,9 @@ export async function changeMandate(
   const before = await lockMandate(trx, id);
   const updated = await change(before);
   if (!updated) return null;
+  // A mandate that can no longer be debited (revoked, or refused by the bank) ends its recurring donations.
+  if (updated.mandate_status === 'inactive' && before?.mandate_status !== 'inactive')
+    await cancelPlansOfMandate(trx, id);
   const shown = JSON.stringify(toMandateRecord(updated));
   if (!before || JSON.stringify(toMandateRecord(before)) !== shown) {
     const owner = { partnerId: updated.partner_id, environment: updated.environment };

@@ -52,7 +52,7 @@ export async function startTestApp(
     windowSeconds: config.QUOTA_DEFAULT_WINDOW_SECONDS,
   }))!;
   // No worker polls in tests: `reconcile()` runs the waiting reconciliation jobs when a test wants them run.
-  const context = await createContext(config, { database, jobQueue: options.jobQueue });
+  const context = await createContext(config, { database, jobQueue: options.jobQueue, now: clock.now });
   const jobQueue = context.queue;
   if (!options.jobQueue) await jobQueue.start();
   const app: App = await buildApp({ config, database, logger: false, now: clock.now, ...options.deps });
@@ -98,6 +98,8 @@ export async function startTestApp(
     get: (path: string, opts?: CallOptions) => call('GET', path, opts),
     post: (path: string, body: unknown, opts?: CallOptions) => call('POST', path, { ...opts, body }),
     jobQueue,
+    /** The recurring donations' worker: `scan()` looks for due work, `runPending()` collects the queued debits. */
+    recurring: context.workers.recurring,
     /** Runs every waiting reconciliation job now, in this process; resolves with how many ran. */
     reconcile: () => reconciliation.runPending(),
     async close() {

@@ -11,6 +11,8 @@ import { sameSecret } from '../../src/domain/constant-time.js';
 const NOT_SECRETS: [file: string, fragment: string, why: string][] = [
   ['src/services/record-donation.ts', 'requestHash !== hash', 'hash of a request body (idempotency), not a secret'],
   ['src/services/idempotency.ts', 'request_hash !== scope.requestHash', 'hash of a request body, not a secret'],
+  ['src/services/recurring/create-plan.ts', 'plan.request_hash !== hash', 'hash of a request body, not a secret'],
+  ['src/services/recurring/one-off-debit.ts', 'debit.request_hash !== hash', 'hash of a request body, not a secret'],
 ];
 
 const SECRET_NAME = /(secret|token|signature|password|csrf|hmac|digest|hash)/i;

@@ -90,6 +90,7 @@ export const noPaymentProvider: PaymentProvider = {
   name: 'none',
   createSetupIntent: () => Promise.reject(new Error('no payment provider in this test')),
   retrieveSetupIntent: () => Promise.resolve(null),
+  createDebit: () => Promise.reject(new Error('no payment provider in this test')),
 };
 
 export const PRODUCTION_ENV = {

@@ -5,6 +5,7 @@ import {
   findDonations,
   listPartnerDonations,
   type DonationRecord,
+  type DonationSettlement,
 } from '../../services/operators/donations.js';
 import { OperatorError } from '../../services/operators/operator-errors.js';
 import { listPartners } from '../../services/operators/partners.js';
@@ -77,18 +78,7 @@ const getDonationsByReference: ConsolePage = (app, deps) => {
         ['Correlation id', d.correlationId],
       ])}
       <h2>Settlement</h2>
-      !${
-        settlement
-          ? detailList([
-              ['Bank reference', settlement.bankReferenceId],
-              ['Batch', settlement.batchId],
-              ['Entry', settlement.entryIndex],
-              ['Amount (AUD)', aud(settlement.amountCents)],
-              ['Settled', settlement.settledAt],
-            ])
-          : html`<p>Not settled by any remittance yet.</p>`
-      }
-      !${settlement ? html`<p>!${link(`/console/remittances/${settlement.batchId}`, 'Open the remittance batch')}</p>` : ''}`;
+      !${settlementSection(settlement)}`;
     return sendPage(
       reply,
       200,
@@ -153,4 +143,23 @@ function searchForm(request: FastifyRequest, partners: string[]): string {
     <p><label for="to">To (included)</label><input id="to" name="to" type="date" value="${value('to')}" /></p>
     <p><button type="submit">Search</button></p>
   </form>`;
+}
+
+/** How the donation was settled: by a remittance entry (with a link to its batch), or by the debit that collected it. */
+function settlementSection(settlement: DonationSettlement | null): string {
+  if (!settlement) return html`<p>Not settled by any remittance yet.</p>`;
+  if (settlement.by === 'debit')
+    return detailList([
+      ['Collected by debit', settlement.debitId],
+      ['Amount (AUD)', aud(settlement.amountCents)],
+      ['Settled', settlement.settledAt],
+    ]);
+  return html`!${detailList([
+      ['Bank reference', settlement.bankReferenceId],
+      ['Batch', settlement.batchId],
+      ['Entry', settlement.entryIndex],
+      ['Amount (AUD)', aud(settlement.amountCents)],
+      ['Settled', settlement.settledAt],
+    ])}
+    <p>!${link(`/console/remittances/${settlement.batchId}`, 'Open the remittance batch')}</p>`;
 }

@@ -1,7 +1,13 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';
 import { MandateRecord } from '../../contract/mandate.js';
-import { EventOf, RemittanceCompletedData, WebhookTestData } from '../../contract/webhooks.js';
+import {
+  DebitEventData,
+  EventOf,
+  RecurringCanceledData,
+  RemittanceCompletedData,
+  WebhookTestData,
+} from '../../contract/webhooks.js';
 
 const signatureHeaders = [
   {
@@ -63,6 +69,25 @@ export const openApiWebhooks = {
     'A remittance batch was reconciled',
     'Counts and amounts (AUD) by outcome; `data.url` is the full report (GET /remittances/{batchId}).',
     EventOf('remittance.completed', RemittanceCompletedData),
+  ),
+  'recurring_donation.debit_succeeded': webhook(
+    'debitSucceededEvent',
+    'A debit was collected',
+    'Sent when a debit succeeds (days after it was submitted: BECS). `data.debit.donationReferenceId` is the donation it became.',
+    EventOf('recurring_donation.debit_succeeded', DebitEventData),
+  ),
+  'recurring_donation.debit_failed': webhook(
+    'debitFailedEvent',
+    'A debit failed',
+    'Sent when a try of a debit fails. `data.debit.failure` says why in plain words; `nextAttemptOn` is the next ' +
+      'try, or null when there is none (the plan is then past_due, or canceled).',
+    EventOf('recurring_donation.debit_failed', DebitEventData),
+  ),
+  'recurring_donation.canceled': webhook(
+    'recurringDonationCanceledEvent',
+    'A recurring donation was canceled',
+    'By you, an operator, its mandate ending, or debits failing after their last try; `canceledReason` says which.',
+    EventOf('recurring_donation.canceled', RecurringCanceledData),
   ),
   'webhook.test': webhook(
     'webhookTestEvent',

@@ -29,17 +29,52 @@ const TAGS = [
   { name: 'fundraisers', description: 'Check a fundraiser’s enrolment with your channel before anything else.' },
   { name: 'donations', description: 'Record donations collected on your platform.' },
   { name: 'mandates', description: 'Direct-debit mandates for recurring donations.' },
+  {
+    name: 'recurring donations',
+    description:
+      'Extension: debits of succeeded mandates, on a schedule or one at a time; each collected debit is a donation ' +
+      '(docs/recurring.md).',
+  },
   { name: 'remittances', description: 'Bank-settled remittance batches and their reconciliation.' },
   { name: 'accounts', description: 'Fundraiser account details and the product of your channel.' },
   { name: 'operational', description: 'Liveness, health and version. Secured like the rest, not enveloped.' },
   { name: 'webhooks', description: 'Signed events pushed to your endpoints, and the event log to catch up from.' },
-  { name: 'sandbox', description: 'Outside production only: walk a mandate through the payment simulator.' },
+  {
+    name: 'sandbox',
+    description: 'Outside production only: walk a mandate through the payment simulator, and move your sandbox clock.',
+  },
   {
     name: 'operations',
     description:
       'For the platform, not partners: probes, metrics and Stripe’s webhook, outside the base path (docs/deploy.md).',
   },
 ];
+
+/** The contract's own operations (docs/contract.md, section 4); every other partner route is an extension. */
+const CONTRACT_OPERATIONS = new Set([
+  'GET /health',
+  'GET /ping',
+  'GET /info',
+  'GET /fundraisers',
+  'POST /donations',
+  'GET /mandates',
+  'POST /mandates',
+  'POST /remittances',
+  'GET /accounts/:id',
+]);
+
+const EXTENSION_NOTE =
+  'Not in the contract: an extension in its style (envelope, X-Correlation-ID, credentials, quota, errors).';
+
+/** A partner route under the base path that the contract does not have (`x-extension` in the document). */
+function isExtension(method: string | string[], url: string, basePath: string): boolean {
+  if (!url.startsWith(`${basePath}/`) || url.startsWith(`${basePath}/docs`) || url === `${basePath}/openapi.json`)
+    return false;
+  const path = url.slice(basePath.length);
+  return (Array.isArray(method) ? method : [method]).some(
+    (m) => m !== 'HEAD' && !CONTRACT_OPERATIONS.has(`${m} ${path}`),
+  );
+}
 
 /**
  * The one inline style Swagger UI's bundle inserts (a fixed <style> element), allowed on the docs page by its hash
@@ -58,6 +93,8 @@ export const openApiPlugin = fp<{ config: Config }>(
     // Public routes answer without credentials: the document says so instead of showing the global requirement.
     app.addHook('onRoute', (route) => {
       if (route.config?.public && route.schema && !route.schema.hide) route.schema.security = [];
+      if (route.schema && !route.schema.hide && isExtension(route.method, route.url, config.BASE_PATH))
+        (route.schema as Record<string, unknown>)['x-extension'] = EXTENSION_NOTE;
     });
     await app.register(swagger, {
       openapi: {

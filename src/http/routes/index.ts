@@ -11,6 +11,13 @@ import getRemittanceRoute from './remittances/get-remittance.js';
 import listRemittancesRoute from './remittances/list-remittances.js';
 import postRemittancesRoute from './remittances/post-remittances.js';
 import confirmMandateRoute from './sandbox/confirm-mandate.js';
+import sandboxClockRoutes from './sandbox/sandbox-clock.js';
+import postMandateDebitRoute from './mandates/post-mandate-debit.js';
+import getDebitRoute from './debits/get-debit.js';
+import postRecurringDonationRoute from './recurring/post-recurring-donation.js';
+import getRecurringDonationRoute from './recurring/get-recurring-donation.js';
+import listRecurringDonationsRoute from './recurring/list-recurring-donations.js';
+import cancelRecurringDonationRoute from './recurring/cancel-recurring-donation.js';
 import mandateConfirmationPage from './sandbox/mandate-confirmation-page.js';
 import listEventsRoute from './events/list-events.js';
 import deleteWebhookEndpointRoute from './webhooks/delete-webhook-endpoint.js';
@@ -44,4 +51,11 @@ export const routes: ((app: App, deps: RouteDeps) => Promise<void>)[] = [
   testWebhookEndpointRoute,
   listWebhookDeliveriesRoute,
   listEventsRoute,
+  postRecurringDonationRoute,
+  listRecurringDonationsRoute,
+  getRecurringDonationRoute,
+  cancelRecurringDonationRoute,
+  postMandateDebitRoute,
+  getDebitRoute,
+  sandboxClockRoutes,
 ];

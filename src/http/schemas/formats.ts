@@ -1,4 +1,5 @@
 import { normaliseCountry, normaliseState } from '../../domain/address.js';
+import { isCalendarDate } from '../../domain/calendar-date.js';
 import { isDateTime, isRealInstant } from '../../domain/instant.js';
 import { isPositiveAmountNumber, isPositiveAmountString } from '../../domain/money.js';
 import { normaliseMobile } from '../../domain/phone.js';
@@ -19,6 +20,8 @@ export const customFormats = {
   // zone is the `x-local-time` keyword's to judge, as the zone is a setting.
   'date-time-or-local': (value: string) => isDateTime(value),
   uuid: isUuid,
+  // A day a debit is due on, in the foundation's time zone.
+  date: (value: string) => isCalendarDate(value),
 };
 
 /** Human wording of each format for validation causes. */
@@ -34,4 +37,5 @@ export const formatDescriptions: Record<string, string> = {
     'must be an ISO 8601 date-time naming a real instant, with Z or an offset (2026-11-21T10:00:00+11:00) or ' +
     "without one as the foundation's local time (2026-11-21T10:00:00)",
   uuid: 'must be a UUID',
+  date: 'must be a calendar date YYYY-MM-DD from 2000 to 2999, e.g. 2026-12-01',
 };

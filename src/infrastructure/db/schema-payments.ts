@@ -32,6 +32,8 @@ export interface SimulatorSetupIntentsTable {
   last_error: string | null;
   bsb: string | null;
   account_last4: string | null;
+  /** Migration 021: the sandbox test account number (it decides what the mandate's debits do). */
+  account_number: ColumnType<string | null, string | null | undefined, string | null>;
   accepted_at: Timestamp | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

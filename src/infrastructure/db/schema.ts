@@ -1,6 +1,13 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { EpochSeconds, Json, Timestamp } from './column-types.js';
 import type { PaymentTables } from './schema-payments.js';
+import type { RecurringTables } from './schema-recurring.js';
+import type {
+  DonationSettlementsTable,
+  RemittanceBankReferencesTable,
+  RemittanceBatchesTable,
+  RemittanceEntriesTable,
+} from './schema-reconciliation.js';
 import type { WebhookTables } from './webhook-tables.js';
 import type { ConsoleOperatorsTable, ConsoleSessionsTable, RequestRejectionsTable } from './schema-console.js';
 
@@ -84,7 +91,7 @@ export interface DonationsTable {
   address_street: string | null;
   address_city: string | null;
   address_state: string | null;
-  address_postal_code: string;
+  address_postal_code: string | null;
   address_country: string | null;
   transaction_id: string | null;
   transaction_date_raw: string | null;
@@ -94,6 +101,9 @@ export interface DonationsTable {
   request_hash: string;
   correlation_id: string;
   created_at: Generated<Date>;
+  /** Migration 021: `foundation` for a donation collected by a debit (docs/recurring.md), and that debit. */
+  collected_by: Generated<'partner' | 'foundation'>;
+  debit_id: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -132,71 +142,15 @@ export interface MandatesTable {
   /** Creation time (epoch seconds) of the newest provider event applied, per kind: the ordering guard. */
   intent_event_created: EpochSeconds;
   mandate_event_created: EpochSeconds;
+  /** Migration 021: what a debit needs of the provider (Stripe's customer and payment method). */
+  provider_customer_id: ColumnType<string | null, string | null | undefined, string | null>;
+  provider_payment_method_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AuthFailureCountersTable {
   key: string;
   window_start: Timestamp;
   count: number;
-}
-
-export interface RemittanceBatchesTable {
-  id: Generated<string>;
-  partner_id: string;
-  environment: string;
-  channel: string;
-  fundraiser_id: string;
-  account_id: string;
-  status: Generated<string>;
-  entry_count: number;
-  total_cents: number;
-  request_hash: string;
-  correlation_id: string;
-  created_at: Generated<Date>;
-  started_at: Timestamp | null;
-  completed_at: Timestamp | null;
-  // Migration 003 (reconciliation).
-  outcome_counts: ColumnType<Record<string, number>, string | undefined, string>;
-  exception_count: number | null;
-  attempts: Generated<number>;
-  last_error: string | null;
-  last_error_at: Timestamp | null;
-  dead_lettered_at: Timestamp | null;
-}
-
-export interface RemittanceEntriesTable {
-  batch_id: string;
-  position: number;
-  bank_reference_id: string;
-  amount_cents: number;
-  donation_ids: string[];
-  outcome: string | null;
-  outcome_detail: string | null;
-}
-
-/** Migration 003: a bank transaction that settled donations (reconciliation). */
-export interface RemittanceBankReferencesTable {
-  partner_id: string;
-  environment: string;
-  bank_reference_id: string;
-  batch_id: string;
-  position: number;
-  amount_cents: number;
-  donation_ids: string[];
-  settled_at: Generated<Date>;
-}
-
-/** Migration 003: a donation settled by a bank transaction; at most one per donation. */
-export interface DonationSettlementsTable {
-  donation_id: string;
-  donation_reference_id: string;
-  partner_id: string;
-  environment: string;
-  bank_reference_id: string;
-  batch_id: string;
-  position: number;
-  amount_cents: number;
-  settled_at: Generated<Date>;
 }
 
 export interface QuotaCountersTable {
@@ -214,7 +168,7 @@ export interface AuditLogTable {
   details: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
-export interface DB extends WebhookTables, PaymentTables {
+export interface DB extends WebhookTables, PaymentTables, RecurringTables {
   channels: ChannelsTable;
   partners: PartnersTable;
   partner_channels: PartnerChannelsTable;

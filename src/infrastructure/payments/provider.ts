@@ -28,6 +28,45 @@ export interface CreateSetupIntentInput {
   customer?: { partnerId: string; accountId: string };
 }
 
+/** A debit to collect on a succeeded mandate (docs/recurring.md). */
+export interface DebitRequest {
+  debitId: string;
+  /** The try (from 1): each try is its own payment at the provider, under its own idempotency key. */
+  attempt: number;
+  amountCents: number;
+  partnerId: string;
+  mandate: {
+    id: string;
+    /** Stripe: the customer, payment method and Mandate object the setup intent left (null for the simulator). */
+    customerId: string | null;
+    paymentMethodId: string | null;
+    providerMandateId: string | null;
+  };
+  description: string;
+  metadata: Record<string, string>;
+  /** The moment of submission: the partner's sandbox clock for the simulator, the real time otherwise. */
+  at: Date;
+}
+
+/** Where a submitted debit stands: BECS debits are `processing` for days, then succeed or fail. */
+export type PaymentStatus = 'processing' | 'succeeded' | 'failed';
+
+export interface DebitSubmission {
+  paymentId: string;
+  status: PaymentStatus;
+  /** The provider's reason when it refused the debit at once. */
+  failure: { code: string; message: string | null } | null;
+}
+
+/** What a provider says happened to a payment (a webhook, or the simulator's settlement). */
+export interface PaymentOutcome {
+  paymentId: string;
+  status: PaymentStatus | 'disputed';
+  failure: { code: string; message: string | null } | null;
+  /** When the provider says it happened (epoch seconds): events are applied in this order, not their arrival's. */
+  occurredAt: number;
+}
+
 export interface PaymentProvider {
   readonly name: string;
   /**
@@ -37,6 +76,16 @@ export interface PaymentProvider {
   readonly statusUpdates?: 'on-read' | 'webhooks';
   createSetupIntent(input: CreateSetupIntentInput): Promise<SetupIntent>;
   retrieveSetupIntent(id: string): Promise<SetupIntent | null>;
+  /**
+   * Submits one try of a debit. The same debit and try always reach the same payment (an idempotency key derived
+   * from them), so a retried submission never debits twice.
+   */
+  createDebit(request: DebitRequest): Promise<DebitSubmission>;
+  /**
+   * Stripe: the customer and payment method a succeeded setup intent left, for a mandate recorded before they were
+   * kept. Providers that need neither (the simulator) have no such method.
+   */
+  debitDetailsOf?(setupIntentId: string): Promise<{ customerId: string | null; paymentMethodId: string | null }>;
 }
 
 export const isFinalStatus = (status: string) => status === 'succeeded' || status === 'canceled';

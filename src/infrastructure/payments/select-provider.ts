@@ -3,7 +3,8 @@ import type Stripe from 'stripe';
 import { paymentSettings } from '../../config/operations.js';
 import type { DB } from '../db/schema.js';
 import type { PaymentProvider } from './provider.js';
-import type { PaymentSimulator } from './simulator.js';
+import { PaymentSimulator } from './simulator.js';
+import { isProduction } from '../../config/server.js';
 import { createStripeClient } from './stripe/client.js';
 import { StripePaymentProvider } from './stripe/stripe-provider.js';
 
@@ -18,7 +19,7 @@ export interface StripeIntegration {
  * The payment provider PAYMENT_PROVIDER names, refusing at start-up what cannot work (the simulator in production,
  * Stripe without its key or webhook secret: PaymentSettingsError names the variable).
  */
-export function selectPaymentProvider(
+function selectPaymentProvider(
   config: Parameters<typeof paymentSettings>[0],
   db: Kysely<DB>,
   simulator: PaymentSimulator | null,
@@ -31,4 +32,36 @@ export function selectPaymentProvider(
   const client = createStripeClient(settings.stripe);
   const provider = new StripePaymentProvider(client, db);
   return { payments: provider, stripe: { provider, client, webhookSecret: settings.stripe.webhookSecret } };
+}
+
+/** Everything a payment needs: the simulator (outside production only) and the provider PAYMENT_PROVIDER selects. */
+export interface Payments {
+  simulator: PaymentSimulator | null;
+  payments: PaymentProvider;
+  stripe: StripeIntegration | null;
+}
+
+/** The payments of one application or worker context: the simulator outside production, and the selected provider. */
+export function paymentsFor(
+  config: Parameters<typeof paymentSettings>[0] & {
+    APP_ENV: string;
+    PUBLIC_BASE_URL?: string;
+    HOST: string;
+    PORT: number;
+    BASE_PATH: string;
+  },
+  db: Kysely<DB>,
+  now: () => Date,
+  /** A provider to use instead of the one PAYMENT_PROVIDER selects (tests). */
+  provider?: PaymentProvider,
+): Payments {
+  const simulator = isProduction(config)
+    ? null
+    : new PaymentSimulator(db, {
+        mandateUrl: (id) =>
+          `${config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`}${config.BASE_PATH}/sandbox/mandate-confirmations/${id}`,
+        now,
+      });
+  if (provider) return { simulator, payments: provider, stripe: null };
+  return { simulator, ...selectPaymentProvider(config, db, simulator) };
 }

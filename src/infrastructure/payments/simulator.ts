@@ -1,18 +1,18 @@
 import type { Kysely } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import type { DB } from '../db/schema.js';
-import type { CreateSetupIntentInput, PaymentProvider, SetupIntent, SetupIntentStatus } from './provider.js';
+import { SIMULATOR_TEST_ACCOUNTS, simulatedOutcome } from './simulator-accounts.js';
+import { SimulatedPayments } from './simulator-payments.js';
 
-/** Test bank accounts of the simulator, after the payment provider's published BECS test numbers. */
-export const SIMULATOR_TEST_ACCOUNTS = {
-  bsb: '000-000',
-  succeeds: '000123456',
-  succeedsAfterProcessing: '900123456',
-  fails: { '111111113': 'account_closed', '111111116': 'no_account', '222222227': 'insufficient_funds' } as Record<
-    string,
-    string
-  >,
-};
+export { SIMULATOR_TEST_ACCOUNTS } from './simulator-accounts.js';
+import type {
+  CreateSetupIntentInput,
+  DebitRequest,
+  DebitSubmission,
+  PaymentProvider,
+  SetupIntent,
+  SetupIntentStatus,
+} from './provider.js';
 
 export interface SimulatorOptions {
   /** Builds the URL of the hosted mandate confirmation for an intent id. */
@@ -32,6 +32,8 @@ const alphanumeric = (length: number) =>
  * accounts do.
  */
 export class PaymentSimulator implements PaymentProvider {
+  /** The simulated payments of debits, settling by the partners' clocks. */
+  readonly payments: SimulatedPayments;
   readonly name = 'simulator';
   private readonly now: () => Date;
 
@@ -40,6 +42,7 @@ export class PaymentSimulator implements PaymentProvider {
     private readonly options: SimulatorOptions,
   ) {
     this.now = options.now ?? (() => new Date());
+    this.payments = new SimulatedPayments(db);
   }
 
   async createSetupIntent(input: CreateSetupIntentInput): Promise<SetupIntent> {
@@ -97,13 +100,72 @@ export class PaymentSimulator implements PaymentProvider {
       .where('id', '=', id)
       .execute();
     const failure = SIMULATOR_TEST_ACCOUNTS.fails[accountNumber];
+    if (!failure && SIMULATOR_TEST_ACCOUNTS.debits[accountNumber] !== undefined) {
+      await this.keepAccountNumber(id, accountNumber);
+      return this.transition(id, 'succeeded', null);
+    }
     if (failure) return this.transition(id, 'requires_payment_method', failure);
+    if (
+      accountNumber === SIMULATOR_TEST_ACCOUNTS.succeeds ||
+      accountNumber === SIMULATOR_TEST_ACCOUNTS.succeedsAfterProcessing
+    )
+      await this.keepAccountNumber(id, accountNumber);
     if (accountNumber === SIMULATOR_TEST_ACCOUNTS.succeeds) return this.transition(id, 'succeeded', null);
     if (accountNumber === SIMULATOR_TEST_ACCOUNTS.succeedsAfterProcessing)
       return this.transition(id, 'processing', null);
     throw new ConfirmationRejected(
-      `unknown sandbox account number; use ${SIMULATOR_TEST_ACCOUNTS.succeeds} (succeeds), ${SIMULATOR_TEST_ACCOUNTS.succeedsAfterProcessing} (succeeds after processing) or ${Object.keys(SIMULATOR_TEST_ACCOUNTS.fails).join(', ')} (fail)`,
+      `unknown sandbox account number; use ${SIMULATOR_TEST_ACCOUNTS.succeeds} (succeeds), ${SIMULATOR_TEST_ACCOUNTS.succeedsAfterProcessing} (succeeds after processing), ${Object.keys(SIMULATOR_TEST_ACCOUNTS.fails).join(', ')} (fail) or ${Object.keys(SIMULATOR_TEST_ACCOUNTS.debits).join(', ')} (succeed; their debits fail or are disputed)`,
     );
+  }
+
+  /**
+   * Submits a debit as the provider would: one payment per idempotency key (the same debit and try always reach the
+   * same payment), `processing` until it settles SETTLEMENT_DAYS later on the partner's clock, when
+   * `duePayments` reports what the mandate's test account makes of it.
+   */
+  async createDebit(request: DebitRequest): Promise<DebitSubmission> {
+    const idempotencyKey = `debit:${request.debitId}:${request.attempt}`;
+    const accountNumber = await this.accountNumberOf(request.mandate.id);
+    const outcome = simulatedOutcome(accountNumber, request.attempt);
+    await this.db
+      .insertInto('simulator_payments')
+      .values({
+        id: `pi_sim_${alphanumeric(24)}`,
+        idempotency_key: idempotencyKey,
+        debit_id: request.debitId,
+        partner_id: request.partnerId,
+        amount_cents: request.amountCents,
+        account_number: accountNumber,
+        attempt: request.attempt,
+        outcome: outcome.status,
+        failure_code: outcome.failureCode,
+        settles_at: new Date(request.at.getTime() + SETTLEMENT_DAYS * DAY_MS),
+      })
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .execute();
+    const payment = await this.db
+      .selectFrom('simulator_payments')
+      .select('id')
+      .where('idempotency_key', '=', idempotencyKey)
+      .executeTakeFirstOrThrow();
+    return { paymentId: payment.id, status: 'processing', failure: null };
+  }
+
+  private async accountNumberOf(mandateId: string): Promise<string> {
+    const row = await this.db
+      .selectFrom('simulator_setup_intents')
+      .select('account_number')
+      .where('id', '=', mandateId)
+      .executeTakeFirst();
+    return row?.account_number ?? SIMULATOR_TEST_ACCOUNTS.succeeds;
+  }
+
+  private async keepAccountNumber(id: string, accountNumber: string): Promise<void> {
+    await this.db
+      .updateTable('simulator_setup_intents')
+      .set({ account_number: accountNumber })
+      .where('id', '=', id)
+      .execute();
   }
 
   private async transition(id: string, status: SetupIntentStatus, lastError: string | null): Promise<SetupIntent> {
@@ -141,3 +203,7 @@ export class PaymentSimulator implements PaymentProvider {
     };
   }
 }
+
+/** Simulated BECS settlement: two days after submission. */
+const SETTLEMENT_DAYS = 2;
+const DAY_MS = 86_400_000;

@@ -28,11 +28,15 @@ export const RECONCILIATION_HEARTBEAT_SECONDS = 2;
 export const RECONCILIATION_DEAD_LETTER_QUEUE = 'remittance-reconciliation-dead-letter';
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 export const HOUSEKEEPING_QUEUE = 'housekeeping';
+export const RECURRING_SCAN_QUEUE = 'recurring-scan';
+export const DEBIT_COLLECTION_QUEUE = 'debit-collection';
 export type QueueName =
   | typeof RECONCILIATION_QUEUE
   | typeof RECONCILIATION_DEAD_LETTER_QUEUE
   | typeof WEBHOOK_DELIVERY_QUEUE
-  | typeof HOUSEKEEPING_QUEUE;
+  | typeof HOUSEKEEPING_QUEUE
+  | typeof RECURRING_SCAN_QUEUE
+  | typeof DEBIT_COLLECTION_QUEUE;
 
 /** In creation order: a dead-letter queue exists before the queue that names it. */
 export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
@@ -71,5 +75,23 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
     retryBackoff: true,
     expireInSeconds: 900,
     oneAtATime: true,
+  },
+  // The look for plans with a debit due and failed debits due for another try (services/recurring), one run at a
+  // time across every instance, every RECURRING_SCAN_INTERVAL_SECONDS; each run schedules the next.
+  [RECURRING_SCAN_QUEUE]: {
+    retryLimit: 3,
+    retryDelaySeconds: 30,
+    retryBackoff: true,
+    expireInSeconds: 600,
+    oneAtATime: true,
+  },
+  // One job per try of a debit. A job that crashed after the provider call and before its commit is retried and
+  // reaches the same payment (the try's idempotency key), so a debit is never submitted twice.
+  [DEBIT_COLLECTION_QUEUE]: {
+    retryLimit: 10,
+    retryDelaySeconds: 10,
+    retryBackoff: true,
+    expireInSeconds: 120,
+    wakeOtherInstances: true,
   },
 };

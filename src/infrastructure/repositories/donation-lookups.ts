@@ -19,7 +19,7 @@ export interface DonationRecord {
   donorName: string;
   donorMobile: string | null;
   donorBusinessName: string | null;
-  postalCode: string;
+  postalCode: string | null;
   transactionId: string | null;
   transactionDate: string | null;
   amountCents: number | null;

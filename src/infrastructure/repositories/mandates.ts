@@ -109,3 +109,20 @@ export async function isProviderEventRecorded(db: Kysely<DB>, id: string): Promi
 export async function mandateExists(db: Kysely<DB>, id: string): Promise<boolean> {
   return Boolean(await db.selectFrom('mandates').select('id').where('id', '=', id).executeTakeFirst());
 }
+
+export function findMandate(db: Kysely<DB>, id: string): Promise<Mandate | undefined> {
+  return db.selectFrom('mandates').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Keeps what the provider needs to debit the mandate (Stripe's customer and payment method). */
+export async function setDebitDetails(
+  db: Kysely<DB>,
+  id: string,
+  details: { customerId: string | null; paymentMethodId: string | null },
+): Promise<void> {
+  await db
+    .updateTable('mandates')
+    .set({ provider_customer_id: details.customerId, provider_payment_method_id: details.paymentMethodId })
+    .where('id', '=', id)
+    .execute();
+}

@@ -37,7 +37,9 @@ export async function loadDonationFacts(
     from unnest(${referenceIds}::text[]) as k(id)
     cross join lateral (select * from donations d where d.reference_id = k.id limit 1) as d
     left join lateral (
-      select bank_reference_id from donation_settlements s where s.donation_reference_id = d.reference_id limit 1
+      -- A donation a debit collected is settled already: named by its debit, as it has no bank reference of its own.
+      select coalesce(bank_reference_id, 'direct debit ' || debit_id) as bank_reference_id
+      from donation_settlements s where s.donation_reference_id = d.reference_id limit 1
     ) as s on true`.execute(trx);
   return new Map(
     donations.map((d) => [

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { EntryResult, EntryToReconcile, Outcome } from '../../domain/reconciliation.js';
-import type { DB, RemittanceBatchesTable } from '../db/schema.js';
+import type { DB } from '../db/schema.js';
+import type { RemittanceBatchesTable } from '../db/schema-reconciliation.js';
 import { lockReportForCompletion } from './report-snapshot.js';
 
 /**

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { DB, RemittanceEntriesTable } from '../db/schema.js';
+import type { DB } from '../db/schema.js';
+import type { RemittanceEntriesTable } from '../db/schema-reconciliation.js';
 
 /** Read side of remittances: the partner's report (GET /remittances/{batchId}) and operators' listings. */
 
@@ -174,9 +175,10 @@ export async function listBatchEntries(db: Kysely<DB>, filters: EntryFilters): P
 
 export interface SettlementRow {
   donation_reference_id: string;
-  bank_reference_id: string;
-  batch_id: string;
-  position: number;
+  bank_reference_id: string | null;
+  batch_id: string | null;
+  position: number | null;
+  debit_id: string | null;
   amount_cents: number;
   settled_at: Date;
 }
@@ -185,7 +187,15 @@ export interface SettlementRow {
 export async function findSettlement(db: Kysely<DB>, donationReferenceId: string): Promise<SettlementRow | undefined> {
   return db
     .selectFrom('donation_settlements')
-    .select(['donation_reference_id', 'bank_reference_id', 'batch_id', 'position', 'amount_cents', 'settled_at'])
+    .select([
+      'donation_reference_id',
+      'bank_reference_id',
+      'batch_id',
+      'position',
+      'debit_id',
+      'amount_cents',
+      'settled_at',
+    ])
     .where('donation_reference_id', '=', donationReferenceId)
     .executeTakeFirst();
 }

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../infrastructure/db/schema.js';
 import { enqueueInTransaction } from '../../infrastructure/queue/enqueue.js';
 import {
+  DEBIT_COLLECTION_QUEUE,
   HOUSEKEEPING_QUEUE,
   QUEUE_POLICIES,
   RECONCILIATION_QUEUE,
@@ -45,6 +46,14 @@ export const housekeepingJob = {
   payload: Type.Object({}, { additionalProperties: false }),
   retry: QUEUE_POLICIES[HOUSEKEEPING_QUEUE],
 } satisfies JobDefinition<TSchema>;
+
+/** Submits the due try of one debit to the payment provider (docs/recurring.md). */
+export const debitCollectionJob = {
+  name: DEBIT_COLLECTION_QUEUE,
+  payload: Type.Object({ debitId: Type.String() }, { additionalProperties: false }),
+  retry: QUEUE_POLICIES[DEBIT_COLLECTION_QUEUE],
+} satisfies JobDefinition<TSchema>;
+export type DebitCollectionJob = Static<typeof debitCollectionJob.payload>;
 
 /**
  * Enqueues a job of `type` in the caller's open transaction (it exists if and only if that commits). A payload

@@ -1,13 +1,21 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Logger } from 'pino';
-import { apiBaseUrl, reconciliationConcurrency, type Config } from '../../config/index.js';
+import { apiBaseUrl, reconciliationConcurrency, retryDelaysDays, type Config } from '../../config/index.js';
 import type { Database } from '../../infrastructure/db/connect.js';
 import type { JobQueue } from '../../infrastructure/queue/job-queue.js';
+import type { Payments } from '../../infrastructure/payments/select-provider.js';
 import { HousekeepingWorker } from '../housekeeping/worker.js';
+import { RecurringWorker } from '../recurring/worker.js';
 import { ReconciliationWorker } from '../reconciliation/worker.js';
 import type { WebhookSettings } from '../webhooks/settings.js';
 import { WebhookDeliveryWorker } from '../webhooks/worker.js';
-import { housekeepingJob, reconciliationJob, webhookDeliveryJob, type JobDefinition } from './definitions.js';
+import {
+  debitCollectionJob,
+  housekeepingJob,
+  reconciliationJob,
+  webhookDeliveryJob,
+  type JobDefinition,
+} from './definitions.js';
 
 /** What a job's worker is built from: one application context's collaborators. */
 export interface JobDeps {
@@ -15,6 +23,9 @@ export interface JobDeps {
   database: Database;
   queue: JobQueue;
   webhooks: WebhookSettings;
+  /** The payment provider and the simulator, built on first use (only a worker that collects debits needs them). */
+  payments: () => Payments;
+  now?: () => Date;
   log?: Logger;
 }
 
@@ -67,6 +78,34 @@ export const jobRegistry = {
           authFailureWindowSeconds: config.AUTH_FAILURE_WINDOW_SECONDS,
         },
         child(log, 'housekeeping'),
+      ),
+  },
+  // Debits of recurring donations: the look for due work schedules itself; each try of a debit is a job.
+  recurring: {
+    ...debitCollectionJob,
+    worker: ({ config, database, queue, payments, now, log }: JobDeps) =>
+      new RecurringWorker(
+        queue,
+        database,
+        () => {
+          const { payments: provider, simulator } = payments();
+          return {
+            db: database.db,
+            provider,
+            simulator,
+            policy: {
+              retryDelaysDays: retryDelaysDays(config),
+              cancelAfterFailedDebits: config.RECURRING_CANCEL_AFTER_FAILED_DEBITS,
+            },
+            timeZone: config.FOUNDATION_TIME_ZONE,
+            now: now ?? (() => new Date()),
+          };
+        },
+        {
+          scanIntervalSeconds: config.RECURRING_SCAN_INTERVAL_SECONDS,
+          collectionConcurrency: config.DEBIT_COLLECTION_CONCURRENCY,
+        },
+        child(log, 'recurring'),
       ),
   },
 } satisfies Record<string, RegisteredJob>;

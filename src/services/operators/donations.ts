@@ -3,7 +3,7 @@ import {
   totalDonations,
   type DonationRecord,
 } from '../../infrastructure/repositories/donation-lookups.js';
-import { findSettlement } from '../../infrastructure/repositories/remittance-reports.js';
+import { findSettlement, type SettlementRow } from '../../infrastructure/repositories/remittance-reports.js';
 import type { OperatorContext } from './context.js';
 import { InvalidInputError, NotFoundError } from './operator-errors.js';
 import { requirePartner } from './partners.js';
@@ -19,33 +19,40 @@ export type { DonationRecord };
 
 export interface DonationDetail {
   donation: DonationRecord;
-  /** Null until a remittance entry settles it (docs/reconciliation.md). */
+  /** Null until a remittance entry settles it (docs/reconciliation.md), or the debit that collected it. */
   settlement: DonationSettlement | null;
 }
 
-export interface DonationSettlement {
-  bankReferenceId: string;
-  batchId: string;
-  /** Index of the settling entry in its batch. */
-  entryIndex: number;
-  amountCents: number;
-  settledAt: Date;
-}
+/** A remittance entry's settlement, or a debit's: its money reached the foundation directly (docs/recurring.md). */
+export type DonationSettlement =
+  | {
+      by: 'remittance';
+      bankReferenceId: string;
+      batchId: string;
+      /** Index of the settling entry in its batch. */
+      entryIndex: number;
+      amountCents: number;
+      settledAt: Date;
+    }
+  | { by: 'debit'; debitId: string; amountCents: number; settledAt: Date };
 
 export async function donationDetail(ctx: OperatorContext, referenceId: string): Promise<DonationDetail> {
   const [donation] = await findDonationRecords(ctx.db, { referenceId, limit: 1 });
   if (!donation) throw new NotFoundError(`No donation with reference id ${JSON.stringify(referenceId)}.`);
   const settled = await findSettlement(ctx.db, referenceId);
-  const settlement = settled
-    ? {
-        bankReferenceId: settled.bank_reference_id,
-        batchId: settled.batch_id,
-        entryIndex: settled.position,
-        amountCents: Number(settled.amount_cents),
-        settledAt: new Date(settled.settled_at),
-      }
-    : null;
-  return { donation, settlement };
+  return { donation, settlement: settled ? toSettlement(settled) : null };
+}
+
+function toSettlement(settled: SettlementRow): DonationSettlement {
+  const common = { amountCents: Number(settled.amount_cents), settledAt: new Date(settled.settled_at) };
+  if (settled.debit_id !== null) return { by: 'debit', debitId: settled.debit_id, ...common };
+  return {
+    by: 'remittance',
+    bankReferenceId: settled.bank_reference_id ?? '',
+    batchId: settled.batch_id ?? '',
+    entryIndex: settled.position ?? 0,
+    ...common,
+  };
 }
 
 export interface DonationSearch {

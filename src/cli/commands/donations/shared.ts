@@ -51,9 +51,11 @@ export function detailText({ donation: d, settlement: s }: DonationDetail): stri
     ['Source metadata', d.sourceMetadata],
     [
       'Settled',
-      s
-        ? `${formatAud(s.amountCents)} AUD by bank reference ${s.bankReferenceId} (batch ${s.batchId}, entry ${s.entryIndex}) at ${formatTime(s.settledAt)}`
-        : 'not yet (no remittance has settled it)',
+      !s
+        ? 'not yet (no remittance has settled it)'
+        : s.by === 'debit'
+          ? `${formatAud(s.amountCents)} AUD collected by debit ${s.debitId} at ${formatTime(s.settledAt)}`
+          : `${formatAud(s.amountCents)} AUD by bank reference ${s.bankReferenceId} (batch ${s.batchId}, entry ${s.entryIndex}) at ${formatTime(s.settledAt)}`,
     ],
   ]);
 }

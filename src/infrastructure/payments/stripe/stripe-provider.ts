@@ -1,7 +1,15 @@
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
 import type { DB } from '../../db/schema.js';
-import type { CreateSetupIntentInput, PaymentProvider, SetupIntent, SetupIntentStatus } from '../provider.js';
+import type {
+  CreateSetupIntentInput,
+  DebitRequest,
+  DebitSubmission,
+  PaymentProvider,
+  PaymentStatus,
+  SetupIntent,
+  SetupIntentStatus,
+} from '../provider.js';
 import { isSetupIntentStatus } from '../../../domain/setup-intent-status.js';
 import { callStripe } from './stripe-errors.js';
 
@@ -41,6 +49,50 @@ export class StripePaymentProvider implements PaymentProvider {
     const intent = await callStripe(() => this.stripe.setupIntents.retrieve(id));
     const mandate = intent.status === 'succeeded' ? await this.mandateOf(intent) : null;
     return toSetupIntent(intent, mandate);
+  }
+
+  /**
+   * One try of a debit: a PaymentIntent confirmed off-session on the mandate's BECS payment method, under a key
+   * derived from the debit and the try, so a retried submission reaches the same PaymentIntent. Its outcome arrives
+   * days later by webhook (src/services/stripe-webhooks.ts).
+   */
+  async createDebit(request: DebitRequest): Promise<DebitSubmission> {
+    const { customerId, paymentMethodId, providerMandateId } = request.mandate;
+    if (!customerId || !paymentMethodId)
+      throw new Error(`mandate ${request.mandate.id} has no Stripe customer or payment method to debit`);
+    const intent = await callStripe(() =>
+      this.stripe.paymentIntents.create(
+        {
+          amount: request.amountCents,
+          currency: 'aud',
+          customer: customerId,
+          payment_method: paymentMethodId,
+          ...(providerMandateId ? { mandate: providerMandateId } : {}),
+          allowed_payment_method_types: ['au_becs_debit'],
+          confirm: true,
+          off_session: true,
+          description: request.description,
+          metadata: request.metadata,
+        },
+        { idempotencyKey: `pi:debit:${request.debitId}:${request.attempt}` },
+      ),
+    );
+    return {
+      paymentId: intent.id,
+      status: paymentStatusOf(intent.status),
+      failure: intent.last_payment_error
+        ? {
+            code: intent.last_payment_error.code ?? intent.last_payment_error.type,
+            message: intent.last_payment_error.message ?? null,
+          }
+        : null,
+    };
+  }
+
+  /** The customer and payment method a succeeded setup intent left, for the debits of its mandate. */
+  async debitDetailsOf(setupIntentId: string): Promise<{ customerId: string | null; paymentMethodId: string | null }> {
+    const intent = await callStripe(() => this.stripe.setupIntents.retrieve(setupIntentId));
+    return { customerId: idOf(intent.customer), paymentMethodId: idOf(intent.payment_method) };
   }
 
   /** The Mandate object a succeeded intent names (expanded already, or read from Stripe). */
@@ -107,4 +159,17 @@ export function toSetupIntent(intent: Stripe.SetupIntent, mandate: Stripe.Mandat
     providerMandate: mandate ? { id: mandate.id, status: mandate.status } : null,
     lastError: intent.last_setup_error ? (intent.last_setup_error.code ?? intent.last_setup_error.type) : null,
   };
+}
+
+/** A PaymentIntent's status as a debit sees it: anything short of a result is still processing. */
+function paymentStatusOf(status: Stripe.PaymentIntent.Status): PaymentStatus {
+  if (status === 'succeeded') return 'succeeded';
+  if (status === 'requires_payment_method' || status === 'canceled') return 'failed';
+  return 'processing';
+}
+
+/** The id of an expandable field, whether Stripe sent the id or the object. */
+function idOf(field: string | { id: string } | null | undefined): string | null {
+  if (!field) return null;
+  return typeof field === 'string' ? field : field.id;
 }

@@ -1,0 +1,35 @@
+/** Examples of the recurring donations' records, for the OpenAPI document. */
+export const debitExample = {
+  debitId: 'DBT-7Q2M4KX9C1WJ8R5T',
+  recurringDonationId: 'RDN-4H8N2P6QK3ZJ9W1X',
+  mandateId: 'seti_12flWgZGxGxeJLOxhdrFmxD9',
+  sequence: 1,
+  transactionId: null,
+  amount: '20.00',
+  dueDate: '2026-12-01',
+  status: 'succeeded' as const,
+  attempts: 1,
+  nextAttemptOn: null,
+  failure: null,
+  donationReferenceId: 'DON-8ZK4M2Q7W1X5C9RT',
+  disputedAt: null,
+  createdAt: '2026-12-01T00:00:05.000Z',
+  updatedAt: '2026-12-03T00:00:05.000Z',
+};
+
+export const recurringDonationExample = {
+  recurringDonationId: 'RDN-4H8N2P6QK3ZJ9W1X',
+  mandateId: 'seti_12flWgZGxGxeJLOxhdrFmxD9',
+  fundraiserId: '10000001',
+  amount: '20.00',
+  frequency: 'monthly' as const,
+  startDate: '2026-12-01',
+  endDate: null,
+  numberOfDebits: 12,
+  partnerReference: 'club-membership-2027',
+  status: 'active' as const,
+  nextDebitDate: '2027-01-01',
+  canceledReason: null,
+  createdAt: '2026-11-27T09:30:00.000Z',
+  debits: [debitExample],
+};

@@ -1,0 +1,137 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { DB } from '../db/schema.js';
+import type { RecurringPlan, RecurringPlansTable } from '../db/schema-recurring.js';
+
+/**
+ * Inserts a plan unless the partner's reference already names one (its natural key); returns the stored plan and
+ * whether this call created it.
+ */
+export async function insertPlanOnce(
+  db: Kysely<DB>,
+  plan: Insertable<RecurringPlansTable>,
+): Promise<{ plan: RecurringPlan; created: boolean }> {
+  const inserted = await db
+    .insertInto('recurring_plans')
+    .values(plan)
+    .onConflict((oc) =>
+      oc
+        .columns(['partner_id', 'environment', 'partner_reference'])
+        .where('partner_reference', 'is not', null)
+        .doNothing(),
+    )
+    .returningAll()
+    .executeTakeFirst();
+  if (inserted) return { plan: inserted, created: true };
+  const existing = await db
+    .selectFrom('recurring_plans')
+    .selectAll()
+    .where('partner_id', '=', plan.partner_id)
+    .where('environment', '=', plan.environment)
+    .where('partner_reference', '=', plan.partner_reference ?? null)
+    .executeTakeFirstOrThrow();
+  return { plan: existing, created: false };
+}
+
+/** A plan as its owner sees it: another partner's or environment's plan does not exist for them. */
+export function findOwnPlan(db: Kysely<DB>, owner: { partnerId: string; environment: string }, id: string) {
+  return db
+    .selectFrom('recurring_plans')
+    .selectAll()
+    .where('id', '=', id)
+    .where('partner_id', '=', owner.partnerId)
+    .where('environment', '=', owner.environment)
+    .executeTakeFirst();
+}
+
+export function findPlan(db: Kysely<DB>, id: string) {
+  return db.selectFrom('recurring_plans').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A plan row-locked until the transaction ends: its schedule and status change one writer at a time. */
+export function lockPlan(trx: Kysely<DB>, id: string) {
+  return trx.selectFrom('recurring_plans').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function updatePlan(
+  trx: Kysely<DB>,
+  id: string,
+  changes: Partial<
+    Pick<
+      Updateable<RecurringPlansTable>,
+      'status' | 'next_due_date' | 'debits_scheduled' | 'failed_in_a_row' | 'canceled_reason' | 'canceled_at'
+    >
+  >,
+): Promise<RecurringPlan> {
+  return trx
+    .updateTable('recurring_plans')
+    .set({ ...changes, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * A page of a partner's plans, optionally of one mandate, in creation order; `after` is the last plan of the
+ * previous page (its creation time and id).
+ */
+export function listOwnPlans(
+  db: Kysely<DB>,
+  owner: { partnerId: string; environment: string },
+  filter: { mandateId?: string; after?: { createdAt: Date; id: string }; limit: number },
+) {
+  let query = db
+    .selectFrom('recurring_plans')
+    .selectAll()
+    .where('partner_id', '=', owner.partnerId)
+    .where('environment', '=', owner.environment);
+  if (filter.mandateId) query = query.where('mandate_id', '=', filter.mandateId);
+  const after = filter.after;
+  if (after)
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '>', after.createdAt),
+        eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
+      ]),
+    );
+  return query.orderBy('created_at').orderBy('id').limit(filter.limit).execute();
+}
+
+/** Plans of these partners (or of every partner but these, with `except`) with a debit due by `today`. */
+export function plansDue(
+  db: Kysely<DB>,
+  today: string,
+  partners: { only: string[] } | { except: string[] },
+  limit: number,
+) {
+  let query = db
+    .selectFrom('recurring_plans')
+    .select('id')
+    .where('status', 'in', ['active', 'past_due'])
+    .where('next_due_date', '<=', today);
+  if ('only' in partners) query = query.where('partner_id', 'in', partners.only.length ? partners.only : ['']);
+  else if (partners.except.length > 0) query = query.where('partner_id', 'not in', partners.except);
+  return query.orderBy('next_due_date').limit(limit).execute();
+}
+
+/** The open plans of a mandate (to cancel them when it ends). */
+export function openPlansOfMandate(trx: Kysely<DB>, mandateId: string) {
+  return trx
+    .selectFrom('recurring_plans')
+    .select('id')
+    .where('mandate_id', '=', mandateId)
+    .where('status', 'in', ['active', 'past_due'])
+    .forUpdate()
+    .execute();
+}
+
+/** The earliest date a plan of the partner has its next debit due after `after` (the sandbox clock walks to it). */
+export async function nextPlanDate(db: Kysely<DB>, partnerId: string, after: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('recurring_plans')
+    .select((eb) => eb.fn.min('next_due_date').as('next'))
+    .where('partner_id', '=', partnerId)
+    .where('status', 'in', ['active', 'past_due'])
+    .where('next_due_date', '>', after)
+    .executeTakeFirst();
+  return row?.next ?? null;
+}
