@@ -12,7 +12,7 @@ afterAll(async () => t?.close(), 60_000);
 describe('a year of monthly debits with the sandbox clock', () => {
   it('collects twelve debits, each a donation told once by webhook, and completes the plan', async () => {
     const mandateId = await confirmedMandate(t);
-    const start = todayOf(t);
+    const start = await todayOf(t);
     const plan = await startPlan(t, {
       mandateId,
       amount: '20.00',

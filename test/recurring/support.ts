@@ -1,4 +1,3 @@
-import { dateIn } from '../../src/domain/calendar-date.js';
 import type { TestApp } from '../helpers/test-app.js';
 
 /** A mandate of the storefront partner, confirmed in the sandbox with a test account (docs/recurring.md). */
@@ -19,8 +18,10 @@ export async function confirmedMandate(t: TestApp, accountNumber = '000123456', 
   return mandateId;
 }
 
-/** The foundation's date (Sydney) at the test clock's time. */
-export const todayOf = (t: TestApp) => dateIn(t.clock.now(), t.config.FOUNDATION_TIME_ZONE);
+/** The partner's date in the foundation's time zone, by its sandbox clock (which tests move forward). */
+export async function todayOf(t: TestApp, as = t.storefront): Promise<string> {
+  return (await t.get('/sandbox/clock', { as })).json().data.items.today as string;
+}
 
 export async function startPlan(t: TestApp, body: Record<string, unknown>, as = t.storefront) {
   const response = await t.post('/recurring-donations', body, { as });

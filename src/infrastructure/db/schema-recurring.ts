@@ -14,6 +14,7 @@ type Cents = ColumnType<string | number, number, number>;
 
 export interface RecurringPlansTable {
   id: string;
+  seq: ColumnType<string, never, never>;
   partner_id: string;
   environment: string;
   is_live: boolean;

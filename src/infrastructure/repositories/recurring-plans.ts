@@ -70,14 +70,11 @@ export async function updatePlan(
     .executeTakeFirstOrThrow();
 }
 
-/**
- * A page of a partner's plans, optionally of one mandate, in creation order; `after` is the last plan of the
- * previous page (its creation time and id).
- */
+/** A page of a partner's plans, optionally of one mandate, in creation order, after the plan numbered `after`. */
 export function listOwnPlans(
   db: Kysely<DB>,
   owner: { partnerId: string; environment: string },
-  filter: { mandateId?: string; after?: { createdAt: Date; id: string }; limit: number },
+  filter: { mandateId?: string; after?: string; limit: number },
 ) {
   let query = db
     .selectFrom('recurring_plans')
@@ -85,15 +82,8 @@ export function listOwnPlans(
     .where('partner_id', '=', owner.partnerId)
     .where('environment', '=', owner.environment);
   if (filter.mandateId) query = query.where('mandate_id', '=', filter.mandateId);
-  const after = filter.after;
-  if (after)
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '>', after.createdAt),
-        eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
-      ]),
-    );
-  return query.orderBy('created_at').orderBy('id').limit(filter.limit).execute();
+  if (filter.after) query = query.where('seq', '>', filter.after);
+  return query.orderBy('seq').limit(filter.limit).execute();
 }
 
 /** Plans of these partners (or of every partner but these, with `except`) with a debit due by `today`. */

@@ -81,8 +81,8 @@ async function startSchedule(trx: Parameters<typeof createDueDebits>[0], plan: R
 function scheduleProblems(request: RecurringDonationRequest, today: string): string[] {
   const problems: string[] = [];
   if (request.startDate < today)
-    problems.push(`body.startDate: must be today (${today}, in the foundation's time zone) or later`);
+    problems.push(`startDate: must be today (${today}, in the foundation's time zone) or later`);
   if (request.endDate !== undefined && request.endDate < request.startDate)
-    problems.push('body.endDate: must not be before startDate');
+    problems.push('endDate: must not be before startDate');
   return problems;
 }

@@ -31,13 +31,14 @@ const rank = (status: string) => ({ processing: 1, succeeded: 2, failed: 2, disp
  * an event about an earlier try, or older than the newest applied (a `processing` delivered after `succeeded`), is
  * stale and changes nothing. A success becomes a donation, settled at once; a failure is retried per the policy,
  * and after the last try makes the plan past_due, then canceled; a failure that ends the mandate cancels its plans.
+ * Given a transaction it works in it (a provider webhook records its event in the same one), else it opens one.
  */
 export async function applyDebitOutcome(
   db: Kysely<DB>,
   outcome: DebitPaymentOutcome,
   context: { policy: RecurringPolicy; today: string },
 ): Promise<OutcomeResult> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const debit = await lockDebit(trx, outcome.debitId);
     if (!debit) return 'unknown';
     if (isStale(debit, outcome)) return 'stale';
@@ -66,6 +67,9 @@ export async function applyDebitOutcome(
     }
   });
 }
+
+const inTransaction = <T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> =>
+  db.isTransaction ? work(db) : db.transaction().execute(work);
 
 function isStale(debit: Debit, outcome: DebitPaymentOutcome): boolean {
   if (outcome.attempt !== debit.attempts || outcome.paymentId !== debit.provider_payment_id) return true;
@@ -111,21 +115,22 @@ async function fail(
     next_attempt_on: next,
     provider_event_created: outcome.occurredAt,
   });
-  if (failure.mandateEnded) await endMandate(trx, debit.mandate_id, outcome.occurredAt);
-  let planStatus: string | null = null;
-  if (debit.plan_id) {
-    const plan = await lockPlan(trx, debit.plan_id);
-    planStatus = plan?.status ?? null;
-    if (plan && next === null && (plan.status === 'active' || plan.status === 'past_due')) {
-      const failedInARow = plan.failed_in_a_row + 1;
-      planStatus =
-        failedInARow >= context.policy.cancelAfterFailedDebits
-          ? ((await cancelPlan(trx, plan.id, CANCEL_REASONS.failedDebits))?.status ?? null)
-          : (await updatePlan(trx, plan.id, { failed_in_a_row: failedInARow, status: 'past_due' })).status;
-    }
-    if (plan && next === null) planStatus = (await completeIfDone(trx, plan.id)) ?? planStatus;
+  const plan = debit.plan_id ? await lockPlan(trx, debit.plan_id) : undefined;
+  const open = plan?.status === 'active' || plan?.status === 'past_due';
+  // After its last try the plan is past_due, or canceled once enough debits failed in a row; a mandate that ended
+  // cancels it whatever the count. The debit's failure is told first, with the plan's status it leads to.
+  const failedInARow = (plan?.failed_in_a_row ?? 0) + 1;
+  const cancels =
+    open && (failure.mandateEnded || (next === null && failedInARow >= context.policy.cancelAfterFailedDebits));
+  let planStatus = plan?.status ?? null;
+  if (cancels) planStatus = 'canceled';
+  else if (plan && open && next === null) {
+    planStatus = (await updatePlan(trx, plan.id, { failed_in_a_row: failedInARow, status: 'past_due' })).status;
+    planStatus = (await completeIfDone(trx, plan.id)) ?? planStatus;
   }
   await tell(trx, debit.id, 'recurring_donation.debit_failed', planStatus);
+  if (failure.mandateEnded) await endMandate(trx, debit.mandate_id, outcome.occurredAt);
+  if (cancels && plan) await cancelPlan(trx, plan.id, CANCEL_REASONS.failedDebits);
 }
 
 /** The bank says the mandate can no longer be debited: it is marked inactive, which cancels its plans. */

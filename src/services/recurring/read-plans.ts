@@ -37,7 +37,7 @@ export async function listRecurringDonations(
     throw new ApiError('NOT_FOUND', `No mandate with id ${query.mandateId}`);
   const scope = { mandateId: query.mandateId ?? null };
   const position = query.cursor ? cursors.decode(query.cursor, scope) : null;
-  const after = position ? { createdAt: new Date(String(position.createdAt)), id: String(position.id) } : undefined;
+  const after = position ? String(position.after) : undefined;
   const plans = await listOwnPlans(deps.db, principal, {
     ...(query.mandateId ? { mandateId: query.mandateId } : {}),
     ...(after ? { after } : {}),
@@ -56,10 +56,7 @@ export async function listRecurringDonations(
         debits.filter((debit) => debit.plan_id === plan.id),
       ),
     ),
-    nextCursor:
-      plans.length > query.limit && last
-        ? cursors.encode(scope, { createdAt: new Date(last.created_at).toISOString(), id: last.id })
-        : null,
+    nextCursor: plans.length > query.limit && last ? cursors.encode(scope, { after: String(last.seq) }) : null,
   };
 }
 

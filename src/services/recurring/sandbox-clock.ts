@@ -22,13 +22,13 @@ export async function readSandboxClock(deps: RecurringDeps, partnerId: string) {
  */
 export async function advanceSandboxClock(deps: RecurringDeps, partnerId: string, durationText: string) {
   const duration = parseDuration(durationText);
-  if (!duration) throw new ApiError('VALIDATION', 'body.duration: must be an ISO 8601 duration such as P1M or PT12H');
+  if (!duration) throw new ApiError('VALIDATION', 'duration: must be an ISO 8601 duration such as P1M or PT12H');
   let clocks = await PartnerClocks.read(deps.db, deps.now(), deps.timeZone);
   const realNow = deps.now().getTime();
   const from = clocks.nowOf(partnerId);
   const target = addDuration(from, duration, deps.timeZone);
   if (target.getTime() - from.getTime() > MAX_SPAN_MS)
-    throw new ApiError('VALIDATION', 'body.duration: the sandbox clock moves at most 5 years at a time');
+    throw new ApiError('VALIDATION', 'duration: the sandbox clock moves at most 5 years at a time');
   const total: DueWorkReport = { debitsCreated: 0, triesQueued: 0, triesSubmitted: 0, paymentsSettled: 0 };
   let step = from;
   for (let round = 0; round < MAX_STEPS; round += 1) {
