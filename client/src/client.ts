@@ -36,6 +36,8 @@ export type QueryOf<P extends keyof paths, M extends Method> =
 export type DonationRequest = BodyOf<'/donations', 'post'>;
 export type MandateRequest = BodyOf<'/mandates', 'post'>;
 export type RemittancesRequest = BodyOf<'/remittances', 'post'>;
+export type RecurringDonationRequest = BodyOf<'/recurring-donations', 'post'>;
+export type DebitRequest = BodyOf<'/mandates/{mandateId}/debits', 'post'>;
 /** The contract's channels; operators may add others, so any string is accepted. */
 export type Channel = 'Storefront App' | 'Registration Integration' | (string & {});
 
@@ -102,6 +104,57 @@ export class PartnerClient {
   getAccount(id: string, channel: Channel, options?: CallOptions) {
     const path = `/accounts/${encodeURIComponent(id)}`;
     return this.call<'/accounts/{id}', 'get'>({ method: 'GET', path, query: { channel } }, options);
+  }
+
+  /** POST /recurring-donations: debits a succeeded mandate on a schedule; each collected debit becomes a donation. */
+  createRecurringDonation(body: RecurringDonationRequest, options?: CallOptions) {
+    return this.call<'/recurring-donations', 'post'>({ method: 'POST', path: '/recurring-donations', body }, options);
+  }
+
+  /** GET /recurring-donations/{id}: the plan, its next date and its debits. */
+  getRecurringDonation(id: string, options?: CallOptions) {
+    const path = `/recurring-donations/${encodeURIComponent(id)}`;
+    return this.call<'/recurring-donations/{id}', 'get'>({ method: 'GET', path }, options);
+  }
+
+  /** GET /recurring-donations: your plans (of one mandate), a page at a time (`nextCursor`). */
+  listRecurringDonations(query: { mandateId?: string; limit?: number; cursor?: string } = {}, options?: CallOptions) {
+    const text = {
+      mandateId: query.mandateId,
+      limit: query.limit === undefined ? undefined : String(query.limit),
+      cursor: query.cursor,
+    };
+    return this.call<'/recurring-donations', 'get'>(
+      { method: 'GET', path: '/recurring-donations', query: text },
+      options,
+    );
+  }
+
+  /** POST /recurring-donations/{id}/cancel: no further debits. */
+  cancelRecurringDonation(id: string, options?: CallOptions) {
+    const path = `/recurring-donations/${encodeURIComponent(id)}/cancel`;
+    return this.call<'/recurring-donations/{id}/cancel', 'post'>({ method: 'POST', path, body: {} }, options);
+  }
+
+  /** POST /mandates/{mandateId}/debits: one debit; `transaction.id` makes a retry safe. */
+  createDebit(mandateId: string, body: DebitRequest, options?: CallOptions) {
+    const path = `/mandates/${encodeURIComponent(mandateId)}/debits`;
+    return this.call<'/mandates/{mandateId}/debits', 'post'>({ method: 'POST', path, body }, options);
+  }
+
+  /** GET /debits/{debitId}: one debit, with the donation it became once collected. */
+  getDebit(debitId: string, options?: CallOptions) {
+    const path = `/debits/${encodeURIComponent(debitId)}`;
+    return this.call<'/debits/{debitId}', 'get'>({ method: 'GET', path }, options);
+  }
+
+  /** Sandbox only: move your sandbox clock forward (an ISO 8601 duration) and make what falls due happen. */
+  advanceSandboxClock(duration: string, options?: CallOptions) {
+    const body = { duration };
+    return this.call<'/sandbox/clock/advance', 'post'>(
+      { method: 'POST', path: '/sandbox/clock/advance', body },
+      options,
+    );
   }
 
   /** Sandbox only: confirm a mandate with the simulator's test bank details (BSB 000-000, account 000123456). */

@@ -8,11 +8,13 @@ export {
   PartnerClient,
   type BodyOf,
   type Channel,
+  type DebitRequest,
   type DonationRequest,
   type Environment,
   type MandateRequest,
   type PartnerClientOptions,
   type QueryOf,
+  type RecurringDonationRequest,
   type RemittancesRequest,
   type ResultOf,
 } from './client.js';

@@ -71,6 +71,29 @@ describe('the partner client against the service', () => {
     expect(((invalid as PartnerApiError).body as { correlationId: string }).correlationId).toBe(invalid.correlationId);
   });
 
+  it('starts a recurring donation, moves the sandbox clock a month on, and reads the collected debits', async () => {
+    const created = await api.createMandate({
+      source: { channel: 'Storefront App', fundraiserId: '10000001' },
+      fundraiser: { firstName: 'Pat', lastName: 'Payer', email: 'pat@example.com' },
+      paymentMethod: 'Direct Debit',
+    });
+    const { mandateId } = created.data;
+    await api.confirmSandboxMandate(mandateId, { bsb: '000-000', accountNumber: '000123456' });
+    const today = (await api.call<'/sandbox/clock', 'get'>({ method: 'GET', path: '/sandbox/clock' })).data.today;
+    const plan = await api.createRecurringDonation({ mandateId, amount: '10', frequency: 'weekly', startDate: today });
+    expect(plan.status).toBe(201);
+    const moved = await api.advanceSandboxClock('P1M');
+    expect(moved.data.paymentsSettled).toBeGreaterThanOrEqual(4);
+    const read = await api.getRecurringDonation(plan.data.recurringDonationId);
+    expect(read.data.debits.filter((d) => d.status === 'succeeded').length).toBe(moved.data.paymentsSettled);
+    const listed = await api.listRecurringDonations({ mandateId, limit: 10 });
+    expect(listed.data.recurringDonations.map((p) => p.recurringDonationId)).toEqual([plan.data.recurringDonationId]);
+    const oneOff = await api.createDebit(mandateId, { amount: '3.50', transaction: { id: 'round-up-1' } });
+    expect((await api.getDebit(oneOff.data.debitId)).data.transactionId).toBe('round-up-1');
+    const canceled = await api.cancelRecurringDonation(plan.data.recurringDonationId);
+    expect(canceled.data.status).toBe('canceled');
+  });
+
   it('refuses credentials of another environment before any call', () => {
     expect(
       () => new PartnerClient({ baseUrl, clientId: 'sit_x', clientSecret: 's', environment: 'production' }),
