@@ -201,6 +201,7 @@ async function registerPlugins(
     database,
     metrics,
     stripe,
+    now: deps.now ?? (() => new Date()),
     redisPing: quotaStore.ping,
     lifecycle: deps.lifecycle,
   });

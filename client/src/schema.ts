@@ -71,7 +71,7 @@ export interface paths {
         put?: never;
         /**
          * Stripe webhook
-         * @description Configure in the Stripe dashboard with the events setup_intent.succeeded, setup_intent.setup_failed, setup_intent.canceled, setup_intent.requires_action and mandate.updated. Signed with STRIPE_WEBHOOK_SECRET (Stripe-Signature header); each event id is applied once. 404 when Stripe is not the payment provider.
+         * @description Configure in the Stripe dashboard with the events setup_intent.succeeded, setup_intent.setup_failed, setup_intent.canceled, setup_intent.requires_action, mandate.updated, payment_intent.processing, payment_intent.succeeded, payment_intent.payment_failed and charge.dispute.created. Signed with STRIPE_WEBHOOK_SECRET (Stripe-Signature header); each event id is applied once. 404 when Stripe is not the payment provider, or for an event of ours that arrived before what it is about was recorded (Stripe delivers it again).
          */
         post: operations["receiveStripeEvent"];
         delete?: never;

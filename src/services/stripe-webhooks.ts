@@ -3,16 +3,22 @@ import type Stripe from 'stripe';
 import { ApiError } from '../api-errors.js';
 import type { DB, Mandate } from '../infrastructure/db/schema.js';
 import { isFinalStatus } from '../infrastructure/payments/provider.js';
-import { toSetupIntent, type StripePaymentProvider } from '../infrastructure/payments/stripe/stripe-provider.js';
+import {
+  debitDetailsOfIntent,
+  toSetupIntent,
+  type StripePaymentProvider,
+} from '../infrastructure/payments/stripe/stripe-provider.js';
 import {
   findByProviderMandate,
   isProviderEventRecorded,
   mandateExists,
   recordProviderEvent,
+  setDebitDetails,
   updateMandateFromIntent,
   updateProviderMandateStatus,
 } from '../infrastructure/repositories/mandates.js';
 import { changeMandate } from './mandates.js';
+import { debitEvent, isDebitEvent, type DebitEventDeps } from './stripe-debit-events.js';
 
 export type WebhookOutcome = 'applied' | 'replayed' | 'stale' | 'ignored';
 
@@ -23,19 +29,20 @@ const SETUP_INTENT_EVENTS = new Set([
   'setup_intent.requires_action',
 ]);
 
+/** What applying Stripe's events needs: the database, the Stripe provider, and what debits' outcomes need. */
+export type StripeEventDeps = DebitEventDeps & { provider: StripePaymentProvider };
+
 /**
- * Applies a verified Stripe event to our mandates. Each event id is handled once (a replay changes nothing); an
- * event older than the last one applied to the same mandate is recorded but changes nothing (Stripe does not
- * deliver in order); unknown types, and intents that are not ours, are acknowledged and ignored.
+ * Applies a verified Stripe event to our mandates and debits. Each event id is handled once (a replay changes
+ * nothing); an event older than the last one applied to the same mandate or debit is recorded but changes nothing
+ * (Stripe does not deliver in order); unknown types, and objects that are not ours, are acknowledged and ignored.
  */
-export async function handleStripeEvent(
-  db: Kysely<DB>,
-  provider: StripePaymentProvider,
-  event: Stripe.Event,
-): Promise<WebhookOutcome> {
+export async function handleStripeEvent(deps: StripeEventDeps, event: Stripe.Event): Promise<WebhookOutcome> {
+  const { db, provider } = deps;
   if (await isProviderEventRecorded(db, event.id)) return 'replayed';
   if (SETUP_INTENT_EVENTS.has(event.type)) return setupIntentEvent(db, provider, event);
   if (event.type === 'mandate.updated') return mandateEvent(db, event);
+  if (isDebitEvent(event.type)) return debitEvent(deps, event);
   return 'ignored';
 }
 
@@ -57,6 +64,10 @@ async function setupIntentEvent(db: Kysely<DB>, provider: StripePaymentProvider,
         ? null
         : updateMandateFromIntent(trx, intent, event.created),
     );
+    // Kept for the mandate's debits, which then need no call to Stripe to find what to debit.
+    const details = debitDetailsOfIntent(object);
+    if (changed && intent.status === 'succeeded' && details.paymentMethodId)
+      await setDebitDetails(trx, intent.id, details);
     return changed ? 'applied' : 'stale';
   });
 }

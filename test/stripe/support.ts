@@ -58,3 +58,12 @@ export async function deliver(
 
 export const readMandate = async (t: TestApp, id: string) =>
   (await t.get('/mandates', { query: { id } })).json().data.items;
+
+/** A mandate confirmed at the stand-in and told to the service by `setup_intent.succeeded`, as Stripe would. */
+export async function confirmedMandate(s: { t: TestApp; stripe: StripeStandIn }, created: number) {
+  const { mandateId } = await createMandate(s.t);
+  const { intent, mandate } = s.stripe.succeed(mandateId, created);
+  const { response } = await deliver(s.t, 'setup_intent.succeeded', intent, { created });
+  if (response.statusCode !== 200) throw new Error(`setup_intent.succeeded refused: ${response.body}`);
+  return { mandateId, intent, mandate };
+}

@@ -194,3 +194,8 @@ export async function hasOpenDebits(trx: Kysely<DB>, planId: string): Promise<bo
     .executeTakeFirst();
   return open !== undefined;
 }
+
+/** The debit whose latest try is this provider payment (a dispute names the payment, not our debit). */
+export function findDebitByPayment(db: Kysely<DB>, paymentId: string): Promise<Debit | undefined> {
+  return db.selectFrom('debits').selectAll().where('provider_payment_id', '=', paymentId).executeTakeFirst();
+}

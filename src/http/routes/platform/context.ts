@@ -11,6 +11,8 @@ export interface OperationsDeps {
   metrics: AppMetrics;
   /** Null unless PAYMENT_PROVIDER=stripe. */
   stripe: StripeIntegration | null;
+  /** The application's clock: a failed debit's next try is dated by it (Stripe's webhook). */
+  now: () => Date;
   /** Redis of the quota store, when configured. */
   redisPing?: () => Promise<void>;
   /** The server's shutdown state: readiness goes DOWN as soon as it stops. */

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../../api-errors.js';
-import { handleStripeEvent } from '../../../services/stripe-webhooks.js';
+import { retryDelaysDays } from '../../../config/index.js';
+import { handleStripeEvent, type StripeEventDeps } from '../../../services/stripe-webhooks.js';
 import type { App } from '../../route-context.js';
 import { errorResponses, successResponse } from '../../schemas/responses.js';
 import { hostServers, type OperationsDeps } from './context.js';
@@ -14,11 +15,21 @@ const Received = Type.Object({
 });
 
 /**
- * POST /webhooks/stripe: Stripe's events about our setup intents and mandates. The signature is checked by the
- * SDK over the raw body (so this route keeps the body as bytes), with STRIPE_WEBHOOK_SECRET and the SDK's default
- * tolerance; a missing or wrong signature is 400 and changes nothing.
+ * POST /webhooks/stripe: Stripe's events about our setup intents, mandates and debits. The signature is checked by
+ * the SDK over the raw body (so this route keeps the body as bytes), with STRIPE_WEBHOOK_SECRET and the SDK's
+ * default tolerance; a missing or wrong signature is 400 and changes nothing.
  */
-export default async function stripeWebhookRoute(app: App, { config, database, stripe }: OperationsDeps) {
+export default async function stripeWebhookRoute(app: App, { config, database, stripe, now }: OperationsDeps) {
+  const deps: StripeEventDeps | null = stripe && {
+    db: database.db,
+    provider: stripe.provider,
+    policy: {
+      retryDelaysDays: retryDelaysDays(config),
+      cancelAfterFailedDebits: config.RECURRING_CANCEL_AFTER_FAILED_DEBITS,
+    },
+    timeZone: config.FOUNDATION_TIME_ZONE,
+    now,
+  };
   await app.register(async (scoped) => {
     scoped.removeContentTypeParser('application/json');
     scoped.addContentTypeParser(
@@ -35,9 +46,11 @@ export default async function stripeWebhookRoute(app: App, { config, database, s
           summary: 'Stripe webhook',
           description:
             'Configure in the Stripe dashboard with the events setup_intent.succeeded, setup_intent.setup_failed, ' +
-            'setup_intent.canceled, setup_intent.requires_action and mandate.updated. Signed with ' +
+            'setup_intent.canceled, setup_intent.requires_action, mandate.updated, payment_intent.processing, ' +
+            'payment_intent.succeeded, payment_intent.payment_failed and charge.dispute.created. Signed with ' +
             'STRIPE_WEBHOOK_SECRET (Stripe-Signature header); each event id is applied once. 404 when Stripe is ' +
-            'not the payment provider.',
+            'not the payment provider, or for an event of ours that arrived before what it is about was recorded ' +
+            '(Stripe delivers it again).',
           servers: hostServers(config),
           headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String()) }),
           response: {
@@ -48,7 +61,7 @@ export default async function stripeWebhookRoute(app: App, { config, database, s
         config: { public: true, envelopeMethod: '/webhooks/stripe' },
       },
       async (request, reply) => {
-        if (!stripe) throw new ApiError('NOT_FOUND', 'Stripe is not the payment provider of this deployment');
+        if (!stripe || !deps) throw new ApiError('NOT_FOUND', 'Stripe is not the payment provider of this deployment');
         const signature = request.headers['stripe-signature'];
         if (!signature || !Buffer.isBuffer(request.body))
           throw new ApiError('VALIDATION', 'header Stripe-Signature: is required, over a JSON body');
@@ -59,7 +72,7 @@ export default async function stripeWebhookRoute(app: App, { config, database, s
           request.log.warn('stripe webhook: signature does not verify (wrong secret, altered body, or too old)');
           throw new ApiError('VALIDATION', 'header Stripe-Signature: does not match the body');
         }
-        const outcome = await handleStripeEvent(database.db, stripe.provider, event);
+        const outcome = await handleStripeEvent(deps, event);
         request.log.info({ stripeEvent: event.id, type: event.type, outcome }, 'stripe webhook');
         return reply.send({ received: true, outcome });
       },

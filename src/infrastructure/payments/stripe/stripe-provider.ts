@@ -77,22 +77,12 @@ export class StripePaymentProvider implements PaymentProvider {
         { idempotencyKey: `pi:debit:${request.debitId}:${request.attempt}` },
       ),
     );
-    return {
-      paymentId: intent.id,
-      status: paymentStatusOf(intent.status),
-      failure: intent.last_payment_error
-        ? {
-            code: intent.last_payment_error.code ?? intent.last_payment_error.type,
-            message: intent.last_payment_error.message ?? null,
-          }
-        : null,
-    };
+    return { paymentId: intent.id, status: paymentStatusOf(intent.status), failure: paymentFailureOf(intent) };
   }
 
   /** The customer and payment method a succeeded setup intent left, for the debits of its mandate. */
   async debitDetailsOf(setupIntentId: string): Promise<{ customerId: string | null; paymentMethodId: string | null }> {
-    const intent = await callStripe(() => this.stripe.setupIntents.retrieve(setupIntentId));
-    return { customerId: idOf(intent.customer), paymentMethodId: idOf(intent.payment_method) };
+    return debitDetailsOfIntent(await callStripe(() => this.stripe.setupIntents.retrieve(setupIntentId)));
   }
 
   /** The Mandate object a succeeded intent names (expanded already, or read from Stripe). */
@@ -161,6 +151,21 @@ export function toSetupIntent(intent: Stripe.SetupIntent, mandate: Stripe.Mandat
   };
 }
 
+/** What a debit of the mandate needs of a succeeded setup intent: its customer and payment method. */
+export function debitDetailsOfIntent(intent: Stripe.SetupIntent) {
+  return { customerId: idOf(intent.customer), paymentMethodId: idOf(intent.payment_method) };
+}
+
+/**
+ * Why Stripe could not collect a PaymentIntent: the bank's reason (`decline_code`, when Stripe gives one beside a
+ * general `code`), else the error's code, with Stripe's message. Null while nothing failed.
+ */
+export function paymentFailureOf(intent: Stripe.PaymentIntent): { code: string; message: string | null } | null {
+  const error = intent.last_payment_error;
+  if (!error) return null;
+  return { code: error.decline_code ?? error.code ?? error.type, message: error.message ?? null };
+}
+
 /** A PaymentIntent's status as a debit sees it: anything short of a result is still processing. */
 function paymentStatusOf(status: Stripe.PaymentIntent.Status): PaymentStatus {
   if (status === 'succeeded') return 'succeeded';
@@ -169,7 +174,7 @@ function paymentStatusOf(status: Stripe.PaymentIntent.Status): PaymentStatus {
 }
 
 /** The id of an expandable field, whether Stripe sent the id or the object. */
-function idOf(field: string | { id: string } | null | undefined): string | null {
+export function idOf(field: string | { id: string } | null | undefined): string | null {
   if (!field) return null;
   return typeof field === 'string' ? field : field.id;
 }
