@@ -8,6 +8,7 @@ import { clientErrorHandler, limitConnections, routeTable, serverOptions } from 
 import { checkTextOfEveryRoute, configureValidator } from './http/schemas/checks.js';
 import { convertIntegerQueriesOfEveryRoute } from './http/query-integers.js';
 import { registerQueueGauges } from './services/queues/queue-gauges.js';
+import { registerRecurringGauges } from './services/recurring/recurring-gauges.js';
 import { registerConsole } from './console/register.js';
 import { AccessLog } from './http/access-log.js';
 import { bindRequestLog, createLogger, requestLoggerFactory } from './http/logging.js';
@@ -181,6 +182,8 @@ async function registerPlugins(
       databaseGauges(database),
       // Depth and age of every background queue, named like the other metrics (no prefix).
       (registry) => registerQueueGauges(registry, database.db, { prefix: '' }),
+      // Debits and recurring donations by status (docs/recurring.md).
+      (registry) => registerRecurringGauges(registry, database.db),
       ...(deps.metricsCollectors ?? []),
     ],
   });

@@ -8,10 +8,12 @@ import { accountsPages } from './pages/accounts.js';
 import { auditPage } from './pages/audit.js';
 import { credentialsPages } from './pages/credentials.js';
 import { dashboardPage } from './pages/dashboard.js';
+import { debitsPages } from './pages/debits.js';
 import { donationsPages } from './pages/donations.js';
 import { consoleErrorHandler, errorPage } from './pages/error-page.js';
 import { loginPages } from './pages/login.js';
 import { partnersPages } from './pages/partners.js';
+import { recurringPages } from './pages/recurring.js';
 import { remittancesPages } from './pages/remittances.js';
 import { webhooksPages } from './pages/webhooks.js';
 import type { ConsoleDeps, ConsolePage } from './route-context.js';
@@ -23,6 +25,8 @@ const pages: ConsolePage[] = [
   credentialsPages,
   accountsPages,
   donationsPages,
+  recurringPages,
+  debitsPages,
   remittancesPages,
   webhooksPages,
   auditPage,

@@ -5,10 +5,12 @@ import { registerAudit } from './audit/index.js';
 import { registerChannels } from './channels/index.js';
 import { registerMigrate } from './migrate/index.js';
 import { registerCredentials } from './credentials/index.js';
+import { registerDebits } from './debits/index.js';
 import { registerDonations } from './donations/index.js';
 import { registerOperators } from './operators/index.js';
 import { registerPartners } from './partners/index.js';
 import { registerQueues } from './queues.js';
+import { registerRecurring } from './recurring/index.js';
 import { registerRemittances } from './remittances/index.js';
 import { registerWebhooks } from './webhooks/index.js';
 
@@ -23,6 +25,8 @@ export const commandGroups: CommandGroup[] = [
   registerChannels,
   registerDonations,
   registerRemittances,
+  registerRecurring,
+  registerDebits,
   registerWebhooks,
   registerQueues,
   registerAudit,

@@ -12,7 +12,7 @@ import { listPartners } from '../../services/operators/partners.js';
 import { parseTimeRange } from '../../services/operators/time-range.js';
 import { statusOf } from './error-page.js';
 import { operatorContext, param, sessionOf, type ConsoleDeps, type ConsolePage } from '../route-context.js';
-import { dataTable, detailList, link, selectField } from '../views/components.js';
+import { Markup, dataTable, detailList, link, selectField } from '../views/components.js';
 import { aud } from '../views/format.js';
 import { sendPage } from '../views/layout.js';
 
@@ -150,7 +150,10 @@ function settlementSection(settlement: DonationSettlement | null): string {
   if (!settlement) return html`<p>Not settled by any remittance yet.</p>`;
   if (settlement.by === 'debit')
     return detailList([
-      ['Collected by debit', settlement.debitId],
+      [
+        'Collected by debit',
+        new Markup(link(`/console/debits/${encodeURIComponent(settlement.debitId)}`, settlement.debitId)),
+      ],
       ['Amount (AUD)', aud(settlement.amountCents)],
       ['Settled', settlement.settledAt],
     ]);

@@ -37,13 +37,18 @@ export function dataTable<T>(rows: readonly T[], columns: Column<T>[], options: 
   </div>`;
 }
 
+/** Already-rendered HTML (a link) as a value of `detailList`, inserted as it is; every other value is escaped. */
+export class Markup {
+  constructor(readonly html: string) {}
+}
+
 /** Label/value pairs of one record. */
 export function detailList(pairs: [label: string, value: unknown][]): string {
   return html`<dl class="details">
     !${pairs.map(
       ([label, value]) =>
         html`<dt>${label}</dt>
-          <dd>${show(value)}</dd>`,
+          <dd>!${value instanceof Markup ? value.html : html`${show(value)}`}</dd>`,
     )}
   </dl>`;
 }

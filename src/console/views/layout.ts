@@ -17,7 +17,16 @@ export interface PageOptions {
 }
 
 export type Section =
-  'dashboard' | 'partners' | 'credentials' | 'accounts' | 'donations' | 'remittances' | 'audit' | 'webhooks';
+  | 'dashboard'
+  | 'partners'
+  | 'credentials'
+  | 'accounts'
+  | 'donations'
+  | 'recurring'
+  | 'debits'
+  | 'remittances'
+  | 'audit'
+  | 'webhooks';
 
 const NAV: [Section, string, string][] = [
   ['dashboard', 'Dashboard', '/console'],
@@ -25,6 +34,8 @@ const NAV: [Section, string, string][] = [
   ['credentials', 'Credentials', '/console/credentials'],
   ['accounts', 'Fundraisers', '/console/accounts'],
   ['donations', 'Donations', '/console/donations'],
+  ['recurring', 'Recurring', '/console/recurring'],
+  ['debits', 'Debits', '/console/debits'],
   ['remittances', 'Remittances', '/console/remittances'],
   ['webhooks', 'Webhooks', '/console/webhooks'],
   ['audit', 'Audit log', '/console/audit'],

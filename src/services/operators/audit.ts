@@ -27,6 +27,8 @@ export const AuditActions = {
   webhookDisable: 'webhook.disable',
   webhookEnable: 'webhook.enable',
   webhookReplay: 'webhook.replay',
+  recurringCancel: 'recurring.cancel',
+  debitRetry: 'debit.retry',
   operatorCreate: 'operator.create',
   operatorResetPassword: 'operator.reset_password',
   operatorDisable: 'operator.disable',

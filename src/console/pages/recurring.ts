@@ -1,0 +1,157 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { html } from 'ghtml';
+import { PLAN_STATUSES } from '../../domain/recurring.js';
+import { InvalidInputError } from '../../services/operators/operator-errors.js';
+import { listPartners } from '../../services/operators/partners.js';
+import {
+  cancelPlanByOperator,
+  listPlans,
+  showPlan,
+  type PlanDetail,
+  type PlanRow,
+} from '../../services/operators/recurring.js';
+import {
+  attempt,
+  field,
+  operatorContext,
+  param,
+  sessionOf,
+  type ConsoleDeps,
+  type ConsolePage,
+  type Notice,
+} from '../route-context.js';
+import { canChange, csrfField, dataTable, detailList, link, readOnlyNote, selectField } from '../views/components.js';
+import { aud } from '../views/format.js';
+import { sendPage } from '../views/layout.js';
+import { debitTable } from './debits.js';
+
+const LIMIT = 200;
+
+/**
+ * Recurring donations of every partner (docs/recurring.md): the list by status and partner, one plan with its
+ * debits, and a cancel by the foundation for admins, with a reason for the audit log and a confirmation. The same
+ * services as `fundraiser-admin recurring`.
+ */
+export const recurringPages: ConsolePage = (app, deps) => {
+  getRecurring(app, deps);
+  app.get<{ Params: { id: string } }>('/recurring/:id', (request, reply) => planPage(deps, request, reply, null, 200));
+  postRecurringCancel(app, deps);
+};
+
+/** GET /recurring */
+const getRecurring: ConsolePage = (app, deps) => {
+  app.get('/recurring', async (request, reply) => {
+    const ctx = operatorContext(request, deps);
+    const partner = param(request, 'partner');
+    const status = param(request, 'status');
+    const [plans, partners] = await Promise.all([
+      listPlans(ctx, { partner: partner || undefined, status: status || undefined, limit: LIMIT }),
+      listPartners(ctx),
+    ]);
+    const filters = html`<form class="filters" method="get" action="/console/recurring">
+      !${selectField({ id: 'status', label: 'Status', options: PLAN_STATUSES, chosen: status, any: 'Any status' })}
+      !${selectField({ id: 'partner', label: 'Partner', options: partners.map((p) => p.name), chosen: partner, any: 'Any partner' })}
+      <p><button type="submit">Show</button></p>
+    </form>`;
+    return sendPage(
+      reply,
+      200,
+      { title: 'Recurring donations', section: 'recurring', session: sessionOf(request) },
+      html`!${filters}!${planTable(plans)}`,
+    );
+  });
+};
+
+const planTable = (plans: PlanRow[]) =>
+  dataTable(
+    plans,
+    [
+      { header: 'Recurring donation', cell: (p) => link(`/console/recurring/${encodeURIComponent(p.id)}`, p.id) },
+      { header: 'Created', text: (p) => p.createdAt },
+      { header: 'Partner', text: (p) => p.partnerName },
+      { header: 'Fundraiser', text: (p) => `${p.accountName} (${p.fundraiserId})` },
+      { header: 'AUD', text: (p) => aud(p.amountCents), numeric: true },
+      { header: 'Every', text: (p) => p.frequency },
+      { header: 'Status', text: (p) => p.status },
+      { header: 'Next debit', text: (p) => p.nextDueDate },
+    ],
+    { caption: `Recurring donations, newest first (at most ${LIMIT})`, empty: 'No recurring donations match.' },
+  );
+
+/** POST /recurring/:id/cancel: the plan's page again, with what happened. */
+const postRecurringCancel: ConsolePage = (app, deps) => {
+  app.post<{ Params: { id: string } }>('/recurring/:id/cancel', async (request, reply) => {
+    const outcome = await attempt(
+      () => {
+        if (field(request.body, 'confirm') !== 'yes')
+          throw new InvalidInputError('Tick the confirmation to cancel: nothing was changed.');
+        return cancelPlanByOperator(operatorContext(request, deps), request.params.id, field(request.body, 'reason'));
+      },
+      (notice, status) => planPage(deps, request, reply, notice, status),
+    );
+    if ('shown' in outcome) return outcome.shown;
+    const text =
+      'Canceled: no further debit. The partner is told (recurring_donation.canceled); the reason is audited.';
+    return planPage(deps, request, reply, { kind: 'ok', text }, 200);
+  });
+};
+
+/** One plan: its facts, the cancel form (admins, while it collects), and its debits. */
+async function planPage(
+  deps: ConsoleDeps,
+  request: FastifyRequest<{ Params: { id: string } }>,
+  reply: FastifyReply,
+  notice: Notice,
+  status: number,
+) {
+  const session = sessionOf(request);
+  const detail = await showPlan(operatorContext(request, deps), request.params.id);
+  const open = detail.plan.status === 'active' || detail.plan.status === 'past_due';
+  const actions = !open ? '' : canChange(session) ? cancelForm(detail, session) : readOnlyNote('recurring donations');
+  const body = html`!${planFacts(detail.plan)}!${actions}!${debitTable(detail.debits, session, {
+    caption: 'Debits of this recurring donation, by due date',
+    empty: 'No debits yet.',
+  })}`;
+  return sendPage(
+    reply,
+    status,
+    { title: `Recurring donation ${detail.plan.id}`, section: 'recurring', session, notice },
+    body,
+  );
+}
+
+const cancelForm = (detail: PlanDetail, session: ReturnType<typeof sessionOf>) =>
+  html`<form class="card" method="post" action="/console/recurring/${encodeURIComponent(detail.plan.id)}/cancel">
+    !${csrfField(session)}
+    <p>
+      <label for="reason">Reason (kept in the audit log; the partner reads “Canceled by the foundation”)</label
+      ><input id="reason" name="reason" required maxlength="500" />
+    </p>
+    <p>
+      <label class="check"
+        ><input type="checkbox" name="confirm" value="yes" required /> No further debit will be collected</label
+      >
+    </p>
+    <p>
+      <button type="submit" class="danger" data-confirm="Cancel this recurring donation? It cannot be resumed.">
+        Cancel this recurring donation
+      </button>
+    </p>
+  </form>`;
+
+const planFacts = (p: PlanRow) =>
+  detailList([
+    ['Recurring donation', p.id],
+    ['Partner', `${p.partnerName} (${p.environment}${p.isLive ? ', live' : ''})`],
+    ['Partner reference', p.partnerReference],
+    ['Fundraiser', `${p.accountName} (${p.fundraiserId}, ${p.channel})`],
+    ['Mandate', p.mandateId],
+    ['Amount (AUD)', `${aud(p.amountCents)} ${p.frequency}`],
+    ['Starts', p.startDate],
+    ['Ends', [p.endDate && `on ${p.endDate}`, p.maxDebits && `after ${p.maxDebits} debits`].filter(Boolean)],
+    ['Status', p.status],
+    ['Next debit', p.nextDueDate],
+    ['Failed in a row', p.failedInARow],
+    ['Canceled', p.canceledAt ? `${p.canceledReason ?? ''} (${p.canceledAt.toISOString()})` : null],
+    ['Created', p.createdAt],
+  ]);
