@@ -200,6 +200,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/donations/{donationReferenceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a donation you recorded
+         * @description As recorded, with its net amount after reversals, the reversals, whether and how it was settled (the remittance entry, or the debit that collected it), and what the foundation owes back. Another partner’s donation answers 404 like an unknown one.
+         */
+        get: operations["getDonation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/donations/{donationReferenceId}/reversals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a donation, whole or in part
+         * @description Takes `amount` back from one of your donations: reversals of a donation never sum to more than it (400 naming `amount` otherwise; 409 for a donation recorded without an amount or already reversed in full). After the donation was settled, the amount is money the foundation owes back. `transaction.id` and Idempotency-Key make a retry safe. Sends `donation.reversed`. 201 with a `Location` (the donation).
+         */
+        post: operations["reverseDonation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mandates": {
         parameters: {
             query?: never;
@@ -676,6 +716,26 @@ export interface webhooks {
          * @description By you, an operator, its mandate ending, or debits failing after their last try; `canceledReason` says which.
          */
         post: operations["recurringDonationCanceledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "donation.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A donation was reversed
+         * @description Sent for each reversal (yours, the foundation’s, or a disputed debit’s), with the donation’s net amount after it.
+         */
+        post: operations["donationReversedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2211,6 +2271,646 @@ export interface operations {
             };
         };
     };
+    getDonation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                donationReferenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The donation. */
+            200: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/donations",
+                     *       "data": {
+                     *         "items": {
+                     *           "donationReferenceId": "DON-8ZK4M2Q7W1X5C9RT",
+                     *           "receivedAt": "2026-11-27T09:30:00.000Z",
+                     *           "collectedBy": "partner",
+                     *           "source": {
+                     *             "channel": "Storefront App",
+                     *             "fundraiserId": "10000001"
+                     *           },
+                     *           "donor": {
+                     *             "email": "alex.donor@example.com",
+                     *             "firstName": "Alex",
+                     *             "lastName": "Donor",
+                     *             "mobile": "+61412345678",
+                     *             "billingAddress": {
+                     *               "postalCode": "2000",
+                     *               "state": "NSW",
+                     *               "country": "AU"
+                     *             }
+                     *           },
+                     *           "transaction": {
+                     *             "id": "order-5531",
+                     *             "date": "2026-11-27T20:30:00+11:00"
+                     *           },
+                     *           "amount": "20.00",
+                     *           "reversedAmount": "5.00",
+                     *           "netAmount": "15.00",
+                     *           "reversals": [
+                     *             {
+                     *               "reversalId": "REV-3KQ8M2X7C1WJ5R9T",
+                     *               "donationReferenceId": "DON-8ZK4M2Q7W1X5C9RT",
+                     *               "amount": "5.00",
+                     *               "reason": "refunded",
+                     *               "transactionId": "refund-7781",
+                     *               "requestedBy": "partner",
+                     *               "owedBack": true,
+                     *               "createdAt": "2026-12-02T03:14:00.000Z"
+                     *             }
+                     *           ],
+                     *           "settlement": {
+                     *             "by": "remittance",
+                     *             "batchId": "f175802b-7630-42cd-bfca-aa3cbe629b01",
+                     *             "bankReferenceId": "BANK-20261128-0042",
+                     *             "entryIndex": 0,
+                     *             "settledAt": "2026-11-28T01:00:00.000Z"
+                     *           },
+                     *           "owedBack": "5.00"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /donations
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                donationReferenceId: string;
+                                /** Format: date-time */
+                                receivedAt: string;
+                                /**
+                                 * @description partner: recorded by POST /donations; foundation: collected by a debit of a mandate.
+                                 * @enum {string}
+                                 */
+                                collectedBy: "partner" | "foundation";
+                                source: {
+                                    channel: string;
+                                    fundraiserId: string;
+                                    fundraiserAccountName?: string;
+                                    productEnrollmentId?: string;
+                                };
+                                donor: {
+                                    email: string;
+                                    firstName: string;
+                                    lastName: string;
+                                    /** @description As stored: E.164. */
+                                    mobile?: string;
+                                    businessName?: string;
+                                    verifiedEmail?: string;
+                                    billingAddress: {
+                                        street?: string;
+                                        city?: string;
+                                        /** @description As stored: the state code. */
+                                        state?: string;
+                                        postalCode?: string;
+                                        /** @description As stored: ISO 3166 alpha-2. */
+                                        country?: string;
+                                    };
+                                };
+                                transaction: {
+                                    id?: string;
+                                    /** @description Exactly as you sent it. */
+                                    date?: string;
+                                };
+                                sourceMetadata?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description As recorded (null when sent without one). */
+                                amount: string | null;
+                                /** @description What reversals took back. */
+                                reversedAmount: string;
+                                /** @description amount less reversedAmount. */
+                                netAmount: string | null;
+                                reversals: {
+                                    reversalId: string;
+                                    donationReferenceId: string;
+                                    /** @example 5.00 */
+                                    amount: string;
+                                    /** @enum {string} */
+                                    reason: "refunded" | "duplicate" | "fraudulent" | "error" | "disputed";
+                                    transactionId: string | null;
+                                    /**
+                                     * @description Who reversed it: you, the foundation, or the payment provider (a disputed debit).
+                                     * @enum {string}
+                                     */
+                                    requestedBy: "partner" | "foundation" | "payment provider";
+                                    /** @description Reversed after the donation was settled: the foundation owes this money back. */
+                                    owedBack: boolean;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                }[];
+                                /** @description How it was settled: by the entry of a remittance batch, or by the debit that collected it. */
+                                settlement: {
+                                    /** @enum {string} */
+                                    by: "remittance";
+                                    batchId: string;
+                                    bankReferenceId: string;
+                                    /** @description The settling entry’s index in its batch, from 0. */
+                                    entryIndex: number;
+                                    /** Format: date-time */
+                                    settledAt: string;
+                                } | {
+                                    /** @enum {string} */
+                                    by: "debit";
+                                    debitId: string;
+                                    /** Format: date-time */
+                                    settledAt: string;
+                                } | null;
+                                /** @description Reversed after settlement and not yet repaid by the foundation: money it owes back. */
+                                owedBack: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. */
+            400: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAUTHORIZED: Credentials missing or wrong (the body never says which), or a channel the partner was not issued. */
+            401: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:NOT_FOUND: No such resource for this partner (another partner’s id answers the same). */
+            404: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:RATE_LIMIT: The partner’s request quota for the window is used up: retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNKNOWN: A bug: no internals in the body; the log has them under the correlation id. Retry with backoff. */
+            500: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reverseDonation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string unique per logical operation. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                donationReferenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: amount-decimal-string
+                     * @description AUD taken back: the whole donation or part of it; reversals never sum to more than it.
+                     * @example 20.00
+                     */
+                    amount: string;
+                    /**
+                     * @description refunded (a cancelled order), duplicate (charged twice), fraudulent, error (recorded by mistake).
+                     * @enum {string}
+                     */
+                    reason: "refunded" | "duplicate" | "fraudulent" | "error";
+                    transaction?: {
+                        /** @description Your id of this reversal (a refund id): a retry with it never reverses twice. */
+                        id: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description A retry: the reversal made first. */
+            200: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Where to read the created resource. */
+                    Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request (same Idempotency-Key or transaction.id). */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/donations",
+                     *       "data": {
+                     *         "items": {
+                     *           "reversalId": "REV-3KQ8M2X7C1WJ5R9T",
+                     *           "donationReferenceId": "DON-8ZK4M2Q7W1X5C9RT",
+                     *           "amount": "5.00",
+                     *           "reason": "refunded",
+                     *           "transactionId": "refund-7781",
+                     *           "requestedBy": "partner",
+                     *           "owedBack": true,
+                     *           "createdAt": "2026-12-02T03:14:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /donations
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                reversalId: string;
+                                donationReferenceId: string;
+                                /** @example 5.00 */
+                                amount: string;
+                                /** @enum {string} */
+                                reason: "refunded" | "duplicate" | "fraudulent" | "error" | "disputed";
+                                transactionId: string | null;
+                                /**
+                                 * @description Who reversed it: you, the foundation, or the payment provider (a disputed debit).
+                                 * @enum {string}
+                                 */
+                                requestedBy: "partner" | "foundation" | "payment provider";
+                                /** @description Reversed after the donation was settled: the foundation owes this money back. */
+                                owedBack: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The reversal. */
+            201: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Where to read the created resource. */
+                    Location?: string;
+                    /** @description `true` when this is the stored response of an earlier request (same Idempotency-Key or transaction.id). */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/donations",
+                     *       "data": {
+                     *         "items": {
+                     *           "reversalId": "REV-3KQ8M2X7C1WJ5R9T",
+                     *           "donationReferenceId": "DON-8ZK4M2Q7W1X5C9RT",
+                     *           "amount": "5.00",
+                     *           "reason": "refunded",
+                     *           "transactionId": "refund-7781",
+                     *           "requestedBy": "partner",
+                     *           "owedBack": true,
+                     *           "createdAt": "2026-12-02T03:14:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /donations
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                reversalId: string;
+                                donationReferenceId: string;
+                                /** @example 5.00 */
+                                amount: string;
+                                /** @enum {string} */
+                                reason: "refunded" | "duplicate" | "fraudulent" | "error" | "disputed";
+                                transactionId: string | null;
+                                /**
+                                 * @description Who reversed it: you, the foundation, or the payment provider (a disputed debit).
+                                 * @enum {string}
+                                 */
+                                requestedBy: "partner" | "foundation" | "payment provider";
+                                /** @description Reversed after the donation was settled: the foundation owes this money back. */
+                                owedBack: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. */
+            400: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAUTHORIZED: Credentials missing or wrong (the body never says which), or a channel the partner was not issued. */
+            401: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:NOT_FOUND: No such resource for this partner (another partner’s id answers the same). */
+            404: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:CONFLICT: The same Idempotency-Key (or transaction.id) was used earlier with a different body. */
+            409: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:PAYLOAD_TOO_LARGE: The body is larger than the deployment accepts. */
+            413: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNSUPPORTED_MEDIA_TYPE: The body is not application/json. */
+            415: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:RATE_LIMIT: The partner’s request quota for the window is used up: retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNKNOWN: A bug: no internals in the body; the log has them under the correlation id. Retry with backoff. */
+            500: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getMandate: {
         parameters: {
             query: {
@@ -2719,6 +3419,7 @@ export interface operations {
                      *                   "unknown_donation": 0,
                      *                   "foreign_donation": 0,
                      *                   "already_settled": 0,
+                     *                   "reversed_donation": 0,
                      *                   "duplicate_bank_reference": 0
                      *                 }
                      *               },
@@ -2784,6 +3485,7 @@ export interface operations {
                                             unknown_donation: number;
                                             foreign_donation: number;
                                             already_settled: number;
+                                            reversed_donation: number;
                                             duplicate_bank_reference: number;
                                         };
                                     };
@@ -3168,7 +3870,7 @@ export interface operations {
                  * @description Only entries with this outcome; `exceptions` is every outcome but `matched`.
                  * @example exceptions
                  */
-                outcome?: "matched" | "amount_mismatch" | "unknown_donation" | "foreign_donation" | "already_settled" | "duplicate_bank_reference" | "exceptions";
+                outcome?: "matched" | "amount_mismatch" | "unknown_donation" | "foreign_donation" | "already_settled" | "reversed_donation" | "duplicate_bank_reference" | "exceptions";
             };
             header?: never;
             path: {
@@ -3219,6 +3921,7 @@ export interface operations {
                      *               "unknown_donation": 0,
                      *               "foreign_donation": 0,
                      *               "already_settled": 0,
+                     *               "reversed_donation": 0,
                      *               "duplicate_bank_reference": 0
                      *             }
                      *           },
@@ -3302,6 +4005,7 @@ export interface operations {
                                         unknown_donation: number;
                                         foreign_donation: number;
                                         already_settled: number;
+                                        reversed_donation: number;
                                         duplicate_bank_reference: number;
                                     };
                                 };
@@ -3319,7 +4023,7 @@ export interface operations {
                                     amount: number;
                                     donationIds: string[];
                                     /** @description Null until the entry is reconciled. See the reconciliation rules in the README. */
-                                    outcome: ("matched" | "amount_mismatch" | "unknown_donation" | "foreign_donation" | "already_settled" | "duplicate_bank_reference") | null;
+                                    outcome: ("matched" | "amount_mismatch" | "unknown_donation" | "foreign_donation" | "already_settled" | "reversed_donation" | "duplicate_bank_reference") | null;
                                     /** @description Why, in words: which donations, which amounts. */
                                     detail: string | null;
                                 }[];
@@ -4090,7 +4794,7 @@ export interface operations {
                      *       "*"
                      *     ]
                      */
-                    events: ("*" | "mandate.updated" | "remittance.completed" | "recurring_donation.debit_succeeded" | "recurring_donation.debit_failed" | "recurring_donation.canceled")[];
+                    events: ("*" | "mandate.updated" | "remittance.completed" | "recurring_donation.debit_succeeded" | "recurring_donation.debit_failed" | "recurring_donation.canceled" | "donation.reversed")[];
                 };
             };
         };
@@ -5459,6 +6163,7 @@ export interface operations {
                                                 unknown_donation: number;
                                                 foreign_donation: number;
                                                 already_settled: number;
+                                                reversed_donation: number;
                                                 duplicate_bank_reference: number;
                                             };
                                         };
@@ -5480,6 +6185,8 @@ export interface operations {
                                                 foreign_donation: number;
                                                 /** @description AUD. */
                                                 already_settled: number;
+                                                /** @description AUD. */
+                                                reversed_donation: number;
                                                 /** @description AUD. */
                                                 duplicate_bank_reference: number;
                                             };
@@ -5654,6 +6361,43 @@ export interface operations {
                                                 updatedAt: string;
                                             }[];
                                         };
+                                    };
+                                } | {
+                                    /** @description Also the `webhook-id` header: the same on every retry and replay. */
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "donation.reversed";
+                                    /**
+                                     * Format: date-time
+                                     * @description When the event happened.
+                                     */
+                                    timestamp: string;
+                                    /** @description Per partner, increasing: order events by it, not by arrival. */
+                                    sequence: number;
+                                    data: {
+                                        reversal: {
+                                            reversalId: string;
+                                            donationReferenceId: string;
+                                            /** @example 5.00 */
+                                            amount: string;
+                                            /** @enum {string} */
+                                            reason: "refunded" | "duplicate" | "fraudulent" | "error" | "disputed";
+                                            transactionId: string | null;
+                                            /**
+                                             * @description Who reversed it: you, the foundation, or the payment provider (a disputed debit).
+                                             * @enum {string}
+                                             */
+                                            requestedBy: "partner" | "foundation" | "payment provider";
+                                            /** @description Reversed after the donation was settled: the foundation owes this money back. */
+                                            owedBack: boolean;
+                                            /** Format: date-time */
+                                            createdAt: string;
+                                        };
+                                        /**
+                                         * @description The donation’s amount after every reversal so far.
+                                         * @example 15.00
+                                         */
+                                        netAmount: string;
                                     };
                                 } | {
                                     /** @description Also the `webhook-id` header: the same on every retry and replay. */
@@ -8137,6 +8881,7 @@ export interface operations {
                                 unknown_donation: number;
                                 foreign_donation: number;
                                 already_settled: number;
+                                reversed_donation: number;
                                 duplicate_bank_reference: number;
                             };
                         };
@@ -8158,6 +8903,8 @@ export interface operations {
                                 foreign_donation: number;
                                 /** @description AUD. */
                                 already_settled: number;
+                                /** @description AUD. */
+                                reversed_donation: number;
                                 /** @description AUD. */
                                 duplicate_bank_reference: number;
                             };
@@ -8419,6 +9166,72 @@ export interface operations {
                                 updatedAt: string;
                             }[];
                         };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered. Anything else (or no answer within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    donationReversedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse messages more than 5 minutes old or ahead. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` (Standard Webhooks); two during a secret rotation. Accept if any matches. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Also the `webhook-id` header: the same on every retry and replay. */
+                    id: string;
+                    /** @constant */
+                    type: "donation.reversed";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @description Per partner, increasing: order events by it, not by arrival. */
+                    sequence: number;
+                    data: {
+                        reversal: {
+                            reversalId: string;
+                            donationReferenceId: string;
+                            /** @example 5.00 */
+                            amount: string;
+                            /** @enum {string} */
+                            reason: "refunded" | "duplicate" | "fraudulent" | "error" | "disputed";
+                            transactionId: string | null;
+                            /**
+                             * @description Who reversed it: you, the foundation, or the payment provider (a disputed debit).
+                             * @enum {string}
+                             */
+                            requestedBy: "partner" | "foundation" | "payment provider";
+                            /** @description Reversed after the donation was settled: the foundation owes this money back. */
+                            owedBack: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        /**
+                         * @description The donation’s amount after every reversal so far.
+                         * @example 15.00
+                         */
+                        netAmount: string;
                     };
                 };
             };

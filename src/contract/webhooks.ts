@@ -4,6 +4,7 @@ import { ALL_EVENTS } from '../domain/webhooks.js';
 import { RequiredText } from './common.js';
 import { MandateRecord } from './mandate.js';
 import { DebitRecord, RecurringDonationRecord } from './recurring.js';
+import { ReversalRecord } from './reversals.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -17,6 +18,7 @@ const SubscribableEvent = Type.Union(
     Type.Literal('recurring_donation.debit_succeeded'),
     Type.Literal('recurring_donation.debit_failed'),
     Type.Literal('recurring_donation.canceled'),
+    Type.Literal('donation.reversed'),
   ],
   { description: 'An event type, or `*` for every type (present and future).' },
 );
@@ -129,11 +131,18 @@ export const DebitEventData = Type.Object({
 /** A canceled plan: as GET /recurring-donations/{id} shows it, with `canceledReason`. */
 export const RecurringCanceledData = Type.Object({ recurringDonation: RecurringDonationRecord });
 
+/** A reversal of a donation, and what is left of it. */
+export const DonationReversedData = Type.Object({
+  reversal: ReversalRecord,
+  netAmount: Type.String({ description: 'The donation’s amount after every reversal so far.', examples: ['15.00'] }),
+});
+
 export const EventRecord = Type.Union([
   EventOf('mandate.updated', MandateRecord),
   EventOf('remittance.completed', RemittanceCompletedData),
   EventOf('recurring_donation.debit_succeeded', DebitEventData),
   EventOf('recurring_donation.debit_failed', DebitEventData),
   EventOf('recurring_donation.canceled', RecurringCanceledData),
+  EventOf('donation.reversed', DonationReversedData),
   EventOf('webhook.test', WebhookTestData),
 ]);

@@ -10,6 +10,7 @@ export const OUTCOMES = [
   'unknown_donation',
   'foreign_donation',
   'already_settled',
+  'reversed_donation',
   'duplicate_bank_reference',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
@@ -38,6 +39,8 @@ export interface DonationFacts {
   /** Same partner and environment as the batch. */
   own: boolean;
   amountCents: number | null;
+  /** What reversals took back of it (docs/reversals.md): entries are matched against the net amount. */
+  reversedCents: number;
   /** Bank reference that already settled it (or `direct debit <id>` for a donation a debit collected), if any. */
   settledBy: string | null;
 }
@@ -183,6 +186,13 @@ function entryProblems(
     const list = settled.map((d) => `${d.referenceId} (by ${settledBy.get(d.referenceId)})`).join(', ');
     problems.push({ outcome: 'already_settled', detail: `${SETTLED_PREFIX}${list}.` });
   }
+  // A donation reversed in full is no money to receive: naming it is an exception, whatever the amount says.
+  const reversed = own.filter((d) => d.amountCents !== null && d.reversedCents >= d.amountCents);
+  if (reversed.length > 0)
+    problems.push({
+      outcome: 'reversed_donation',
+      detail: `${REVERSED_PREFIX}${reversed.map((d) => d.referenceId).join(', ')}.`,
+    });
   const amountProblem = unknown.length + foreign.length > 0 ? null : describeAmountProblem(entry.amountCents, own);
   if (amountProblem) problems.push({ outcome: 'amount_mismatch', detail: amountProblem });
   return { problems, own };
@@ -197,13 +207,16 @@ function describeAmountProblem(entryCents: number, donations: readonly DonationF
   if (missing.length > 0) {
     return `Donations recorded without an amount cannot be reconciled: ${missing.map((d) => d.referenceId).join(', ')}.`;
   }
-  const total = donations.reduce((sum, d) => sum + d.amountCents!, 0);
+  // Net of reversals: a partly refunded donation is remitted for what is left of it.
+  const total = donations.reduce((sum, d) => sum + d.amountCents! - d.reversedCents, 0);
   if (total === entryCents) return null;
-  return `Entry amount ${formatCents(entryCents)} differs from the donations' total ${formatCents(total)}.`;
+  const net = donations.some((d) => d.reversedCents > 0) ? ' net of reversals' : '';
+  return `Entry amount ${formatCents(entryCents)} differs from the donations' total${net} ${formatCents(total)}.`;
 }
 
 const unknownDetail = (ids: readonly string[]) => `Unknown donation ids: ${ids.join(', ')}.`;
 const SETTLED_PREFIX = 'Already settled by another bank reference: ';
+const REVERSED_PREFIX = 'Reversed in full: ';
 
 /**
  * An entry as the partner that posted it may see it: another partner's donation is reported exactly as an unknown
@@ -218,11 +231,14 @@ export function asSeenByPartner<
   if (entry.outcome !== 'unknown_donation' && entry.outcome !== 'foreign_donation') return entry;
   const notOwn = distinctSorted(entry.donationIds).filter((id) => !own.has(id));
   const detail = entry.detail ?? '';
-  // Everything before the settled sentence names ids only, and own ids (reference ids we issued) cannot contain it.
-  const foreignAt = detail.indexOf('Donations of another partner or environment: ');
-  const settledAt = detail.indexOf(SETTLED_PREFIX, Math.max(0, foreignAt));
-  const settled = settledAt < 0 ? '' : ` ${detail.slice(settledAt)}`;
-  return { ...entry, outcome: 'unknown_donation', detail: `${unknownDetail(notOwn)}${settled}` };
+  // Everything before the sentences about own donations (settled, reversed) names ids only, and own ids (reference
+  // ids we issued) cannot contain them.
+  const foreignAt = Math.max(0, detail.indexOf('Donations of another partner or environment: '));
+  const ownAt = [detail.indexOf(SETTLED_PREFIX, foreignAt), detail.indexOf(REVERSED_PREFIX, foreignAt)].filter(
+    (at) => at >= 0,
+  );
+  const ownPart = ownAt.length === 0 ? '' : ` ${detail.slice(Math.min(...ownAt))}`;
+  return { ...entry, outcome: 'unknown_donation', detail: `${unknownDetail(notOwn)}${ownPart}` };
 }
 
 /** A donation listed twice in one entry is one donation (its amount counts once). */

@@ -6,6 +6,7 @@ export const EVENT_TYPES = [
   'recurring_donation.debit_succeeded',
   'recurring_donation.debit_failed',
   'recurring_donation.canceled',
+  'donation.reversed',
   'webhook.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -56,6 +56,7 @@ describe('reconciliation in chunks', () => {
         unknown_donation: 1,
         foreign_donation: 0,
         already_settled: 1,
+        reversed_donation: 0,
         duplicate_bank_reference: 1,
       },
     });
@@ -69,6 +70,7 @@ describe('reconciliation in chunks', () => {
         unknown_donation: 1,
         foreign_donation: 0,
         already_settled: 20,
+        reversed_donation: 0,
         duplicate_bank_reference: 11,
       },
     });

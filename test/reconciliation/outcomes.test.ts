@@ -218,6 +218,7 @@ describe('mixed batches', () => {
         unknown_donation: 1,
         foreign_donation: 0,
         already_settled: 1,
+        reversed_donation: 0,
         duplicate_bank_reference: 1,
       },
     });

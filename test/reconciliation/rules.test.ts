@@ -7,6 +7,7 @@ const own = (referenceId: string, amountCents: number | null, settledBy: string 
   referenceId,
   own: true,
   amountCents,
+  reversedCents: 0,
   settledBy,
 });
 const facts = (...list: DonationFacts[]) => new Map(list.map((d) => [d.referenceId, d]));
@@ -94,6 +95,7 @@ describe('reconcileEntries (pure rules)', () => {
       unknown_donation: 0,
       foreign_donation: 1,
       already_settled: 0,
+      reversed_donation: 0,
       duplicate_bank_reference: 0,
     });
   });

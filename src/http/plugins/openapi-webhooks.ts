@@ -3,6 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { MandateRecord } from '../../contract/mandate.js';
 import {
   DebitEventData,
+  DonationReversedData,
   EventOf,
   RecurringCanceledData,
   RemittanceCompletedData,
@@ -88,6 +89,12 @@ export const openApiWebhooks = {
     'A recurring donation was canceled',
     'By you, an operator, its mandate ending, or debits failing after their last try; `canceledReason` says which.',
     EventOf('recurring_donation.canceled', RecurringCanceledData),
+  ),
+  'donation.reversed': webhook(
+    'donationReversedEvent',
+    'A donation was reversed',
+    'Sent for each reversal (yours, the foundation’s, or a disputed debit’s), with the donation’s net amount after it.',
+    EventOf('donation.reversed', DonationReversedData),
   ),
   'webhook.test': webhook(
     'webhookTestEvent',

@@ -1,6 +1,8 @@
 import type { App, RouteDeps } from '../route-context.js';
 import getAccountRoute from './accounts/get-account.js';
 import postDonationsRoute from './donations/post-donations.js';
+import getDonationRoute from './donations/get-donation.js';
+import postReversalRoute from './donations/post-reversal.js';
 import getFundraisersRoute from './fundraisers/get-fundraisers.js';
 import getMandatesRoute from './mandates/get-mandates.js';
 import postMandatesRoute from './mandates/post-mandates.js';
@@ -35,6 +37,8 @@ export const routes: ((app: App, deps: RouteDeps) => Promise<void>)[] = [
   infoRoute,
   getFundraisersRoute,
   postDonationsRoute,
+  getDonationRoute,
+  postReversalRoute,
   getMandatesRoute,
   postMandatesRoute,
   postRemittancesRoute,

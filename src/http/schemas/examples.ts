@@ -69,6 +69,7 @@ const byOutcome = (matched: number, mismatch: number) => ({
   unknown_donation: 0,
   foreign_donation: 0,
   already_settled: 0,
+  reversed_donation: 0,
   duplicate_bank_reference: 0,
 });
 

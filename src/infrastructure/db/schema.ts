@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { EpochSeconds, Json, Timestamp } from './column-types.js';
 import type { PaymentTables } from './schema-payments.js';
 import type { RecurringTables } from './schema-recurring.js';
+import type { ReversalTables } from './schema-reversals.js';
 import type {
   DonationSettlementsTable,
   RemittanceBankReferencesTable,
@@ -104,6 +105,8 @@ export interface DonationsTable {
   /** Migration 021: `foundation` for a donation collected by a debit (docs/recurring.md), and that debit. */
   collected_by: Generated<'partner' | 'foundation'>;
   debit_id: string | null;
+  /** Migration 022: what reversals took back; the net amount is amount_cents less this. */
+  reversed_cents: ColumnType<string | number, never, number>;
 }
 
 export interface IdempotencyKeysTable {
@@ -168,7 +171,7 @@ export interface AuditLogTable {
   details: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
-export interface DB extends WebhookTables, PaymentTables, RecurringTables {
+export interface DB extends WebhookTables, PaymentTables, RecurringTables, ReversalTables {
   channels: ChannelsTable;
   partners: PartnersTable;
   partner_channels: PartnerChannelsTable;

@@ -31,9 +31,10 @@ export async function loadDonationFacts(
     partner_id: string;
     environment: string;
     amount_cents: string | number | null;
+    reversed_cents: string | number;
     bank_reference_id: string | null;
   }>`
-    select d.id, d.reference_id, d.partner_id, d.environment, d.amount_cents, s.bank_reference_id
+    select d.id, d.reference_id, d.partner_id, d.environment, d.amount_cents, d.reversed_cents, s.bank_reference_id
     from unnest(${referenceIds}::text[]) as k(id)
     cross join lateral (select * from donations d where d.reference_id = k.id limit 1) as d
     left join lateral (
@@ -49,6 +50,7 @@ export async function loadDonationFacts(
         referenceId: d.reference_id,
         own: d.partner_id === batch.partnerId && d.environment === batch.environment,
         amountCents: d.amount_cents === null ? null : Number(d.amount_cents),
+        reversedCents: Number(d.reversed_cents),
         settledBy: d.bank_reference_id,
       },
     ]),

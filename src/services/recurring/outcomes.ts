@@ -9,6 +9,7 @@ import { insertCollectedDonation } from '../../infrastructure/repositories/colle
 import { lockMandate, updateProviderMandateStatus } from '../../infrastructure/repositories/mandates.js';
 import { lockPlan, updatePlan } from '../../infrastructure/repositories/recurring-plans.js';
 import { changeMandate } from '../mandates.js';
+import { reverseDisputedDonation } from '../reversals/dispute.js';
 import { recordEvent } from '../webhooks/record-event.js';
 import { CANCEL_REASONS, cancelPlan } from './cancel.js';
 import type { RecurringPolicy } from './deps.js';
@@ -63,6 +64,8 @@ export async function applyDebitOutcome(
           disputed_at: new Date(outcome.occurredAt * 1000),
           dispute_reason: outcome.failure?.message ?? outcome.failure?.code ?? 'disputed by the account holder',
         });
+        // The money went back through the bank: the donation is reversed by itself (docs/reversals.md).
+        await reverseDisputed(trx, debit.id);
         return 'applied';
     }
   });
@@ -131,6 +134,11 @@ async function fail(
   await tell(trx, debit.id, 'recurring_donation.debit_failed', planStatus);
   if (failure.mandateEnded) await endMandate(trx, debit.mandate_id, outcome.occurredAt);
   if (cancels && plan) await cancelPlan(trx, plan.id, CANCEL_REASONS.failedDebits);
+}
+
+async function reverseDisputed(trx: Kysely<DB>, debitId: string) {
+  const shown = await findShownDebit(trx, debitId);
+  if (shown?.donation_reference_id) await reverseDisputedDonation(trx, shown.donation_reference_id);
 }
 
 /** The bank says the mandate can no longer be debited: it is marked inactive, which cancels its plans. */
