@@ -29,6 +29,8 @@ export const RECONCILIATION_DEAD_LETTER_QUEUE = 'remittance-reconciliation-dead-
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 export const HOUSEKEEPING_QUEUE = 'housekeeping';
 export const RECURRING_SCAN_QUEUE = 'recurring-scan';
+/** Seconds between heartbeats of a running recurring-scan or debit-collection job (its expiry is a few of them). */
+export const RECURRING_HEARTBEAT_SECONDS = 2;
 export const DEBIT_COLLECTION_QUEUE = 'debit-collection';
 export type QueueName =
   | typeof RECONCILIATION_QUEUE
@@ -77,21 +79,24 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
     oneAtATime: true,
   },
   // The look for plans with a debit due and failed debits due for another try (services/recurring), one run at a
-  // time across every instance, every RECURRING_SCAN_INTERVAL_SECONDS; each run schedules the next.
+  // time across every instance, every RECURRING_SCAN_INTERVAL_SECONDS; each run schedules the next. A running run's
+  // heartbeat keeps it alive however long it takes, so the expiry is short: a run whose instance was killed does not
+  // hold the one-at-a-time slot (and every due debit) for long.
   [RECURRING_SCAN_QUEUE]: {
     retryLimit: 3,
-    retryDelaySeconds: 30,
+    retryDelaySeconds: 5,
     retryBackoff: true,
-    expireInSeconds: 600,
+    expireInSeconds: 10,
     oneAtATime: true,
   },
   // One job per try of a debit. A job that crashed after the provider call and before its commit is retried and
-  // reaches the same payment (the try's idempotency key), so a debit is never submitted twice.
+  // reaches the same payment (the try's idempotency key), so a debit is never submitted twice. With the heartbeat,
+  // the debits of a killed instance are retried about expiry + maintenance + first delay (10 + 2 + 5 s) later.
   [DEBIT_COLLECTION_QUEUE]: {
     retryLimit: 10,
-    retryDelaySeconds: 10,
+    retryDelaySeconds: 5,
     retryBackoff: true,
-    expireInSeconds: 120,
+    expireInSeconds: 10,
     wakeOtherInstances: true,
   },
 };

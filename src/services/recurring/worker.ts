@@ -1,7 +1,11 @@
 import type { Logger } from 'pino';
 import type { Database } from '../../infrastructure/db/connect.js';
 import type { JobQueue, QueuedJob } from '../../infrastructure/queue/job-queue.js';
-import { DEBIT_COLLECTION_QUEUE, RECURRING_SCAN_QUEUE } from '../../infrastructure/queue/queues.js';
+import {
+  DEBIT_COLLECTION_QUEUE,
+  RECURRING_HEARTBEAT_SECONDS,
+  RECURRING_SCAN_QUEUE,
+} from '../../infrastructure/queue/queues.js';
 import type { DebitCollectionJob } from '../jobs/definitions.js';
 import { collectDebit } from './collect-debit.js';
 import type { RecurringDeps } from './deps.js';
@@ -41,10 +45,13 @@ export class RecurringWorker {
       await this.queue.retryOrphanedJobs(RECURRING_SCAN_QUEUE);
       await this.queue.retryOrphanedJobs(DEBIT_COLLECTION_QUEUE);
     }
-    await this.queue.work(RECURRING_SCAN_QUEUE, { pollingIntervalSeconds: 5 }, () => this.scanAndReschedule());
+    const heartbeatSeconds = RECURRING_HEARTBEAT_SECONDS;
+    await this.queue.work(RECURRING_SCAN_QUEUE, { pollingIntervalSeconds: 5, heartbeatSeconds }, () =>
+      this.scanAndReschedule(),
+    );
     await this.queue.work<DebitCollectionJob>(
       DEBIT_COLLECTION_QUEUE,
-      { pollingIntervalSeconds: 2, concurrency: this.settings.collectionConcurrency },
+      { pollingIntervalSeconds: 2, concurrency: this.settings.collectionConcurrency, heartbeatSeconds },
       (job) => this.collect(job),
     );
     // The first instance to start schedules a run now; afterwards the waiting next run makes this a no-op.
