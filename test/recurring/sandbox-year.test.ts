@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths } from '../../src/domain/calendar-date.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { registerEndpoint, startReceiver, verify, webhookWorker } from '../webhooks/support.js';
 import { advance, confirmedMandate, eventsOf, startPlan, todayOf } from './support.js';
 
 let t: TestApp;
@@ -11,6 +12,8 @@ afterAll(async () => t?.close(), 60_000);
 
 describe('a year of monthly debits with the sandbox clock', () => {
   it('collects twelve debits, each a donation told once by webhook, and completes the plan', async () => {
+    const receiver = await startReceiver();
+    const endpoint = await registerEndpoint(t, receiver.url, ['recurring_donation.debit_succeeded']);
     const mandateId = await confirmedMandate(t);
     const start = await todayOf(t);
     const plan = await startPlan(t, {
@@ -39,8 +42,15 @@ describe('a year of monthly debits with the sandbox clock', () => {
     }
 
     const succeeded = (await eventsOf(t)).filter((e) => e.type === 'recurring_donation.debit_succeeded');
-    expect(succeeded.map((e) => e.data.debit.debitId).sort()).toEqual(
-      read.debits.map((d: { debitId: string }) => d.debitId).sort(),
-    );
+    const debitIds = read.debits.map((d: { debitId: string }) => d.debitId).sort();
+    expect(succeeded.map((e) => e.data.debit.debitId).sort()).toEqual(debitIds);
+
+    // Delivered to the partner's endpoint, signed, once each.
+    await webhookWorker(t).runPending();
+    const delivered = receiver.ofType('recurring_donation.debit_succeeded');
+    delivered.forEach((request) => verify(endpoint.secret, request));
+    expect(delivered.map((r) => r.json().data.debit.debitId).sort()).toEqual(debitIds);
+    expect(new Set(delivered.map((r) => r.headers['webhook-id'])).size).toBe(12);
+    await receiver.close();
   });
 });
