@@ -18,6 +18,8 @@ import { authenticatePlugin } from './http/plugins/authenticate.js';
 import { channelAccessPlugin } from './http/plugins/channel-access.js';
 import { correlationIdPlugin } from './http/plugins/correlation-id.js';
 import { openApiPlugin } from './http/plugins/openapi.js';
+import { deprecationHeadersPlugin } from './http/plugins/deprecation-headers.js';
+import { announcedDeprecations } from './services/operators/deprecations.js';
 import { quotaPlugin } from './http/plugins/quota.js';
 import type { App } from './http/route-context.js';
 import { customFormats } from './http/schemas/formats.js';
@@ -196,7 +198,13 @@ async function registerPlugins(
   });
   await app.register(channelAccessPlugin, { channels: channelDirectoryOn(database.db) });
   await app.register(quotaPlugin, { store: quotaStore.store });
-  await app.register(openApiPlugin, { config });
+  // Announced deprecations: headers on their routes, and `deprecated` in the document built at this start.
+  const deprecated = await announcedDeprecations(database.db).catch(() => []);
+  await app.register(deprecationHeadersPlugin, {
+    basePath: config.BASE_PATH,
+    load: () => announcedDeprecations(database.db),
+  });
+  await app.register(openApiPlugin, { config, deprecated });
   // The routes outside BASE_PATH.
   await app.register(metricsPlugin, { metrics, donationsRoute: `${config.BASE_PATH}/donations` });
   await operationsRoutes(app, {

@@ -55,6 +55,13 @@ export const PartnerAccessSettings = {
     description:
       'Failed authentications from one client address (an IPv6 /64) per window before that address is refused (429).',
   }),
+  CREDENTIAL_SELF_ROTATIONS_PER_DAY: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 3,
+    description:
+      'Rotations a partner may make itself (POST /credentials/rotate) in 24 hours: a stolen credential must not churn pairs.',
+  }),
   AUTH_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
   CURSOR_SECRET: Type.Optional(
     Type.String({

@@ -12,6 +12,8 @@ import { debitsPages } from './pages/debits.js';
 import { donationsPages } from './pages/donations.js';
 import { consoleErrorHandler, errorPage } from './pages/error-page.js';
 import { loginPages } from './pages/login.js';
+import { owedBackPages } from './pages/owed-back.js';
+import { partnerContactsPages } from './pages/partner-contacts.js';
 import { partnersPages } from './pages/partners.js';
 import { recurringPages } from './pages/recurring.js';
 import { remittancesPages } from './pages/remittances.js';
@@ -22,6 +24,7 @@ const pages: ConsolePage[] = [
   loginPages,
   dashboardPage,
   partnersPages,
+  partnerContactsPages,
   credentialsPages,
   accountsPages,
   donationsPages,

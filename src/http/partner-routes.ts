@@ -41,6 +41,7 @@ export async function registerRoutes(
     enrolments: new EnrolmentCache(),
     ...writers(deps, metrics),
     recurring: {
+    now: deps.now ?? (() => new Date()),
       db: database.db,
       provider: payments,
       simulator,

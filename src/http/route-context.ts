@@ -50,6 +50,8 @@ export interface RouteDeps {
   donations: DonationWriter;
   /** This application's mandate writes: group commit unless MANDATE_GROUP_COMMIT is false. */
   mandates: MandateWriter;
+  /** The app's clock (injectable in tests). */
+  now: () => Date;
   /** What the recurring donations' services work with (docs/recurring.md). */
   recurring: RecurringDeps;
 }

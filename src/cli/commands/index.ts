@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { registerAccounts } from './accounts/index.js';
+import { registerApi } from './api/index.js';
 import { registerAudit } from './audit/index.js';
 import { registerChannels } from './channels/index.js';
 import { registerMigrate } from './migrate/index.js';
@@ -32,4 +33,5 @@ export const commandGroups: CommandGroup[] = [
   registerAudit,
   registerOperators,
   registerMigrate,
+  registerApi,
 ];

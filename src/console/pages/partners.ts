@@ -20,6 +20,9 @@ import {
 } from '../route-context.js';
 import { canChange, csrfField, dataTable, detailList, link, readOnlyNote } from '../views/components.js';
 import { sendPage } from '../views/layout.js';
+import { channelBoxes, quotaFields } from '../views/partner-fields.js';
+import { listContacts } from '../../services/operators/partner-contacts.js';
+import { contactsSection } from '../views/contacts.js';
 
 /** Partners: the list, creation, and one partner's channels, quota and status. */
 export const partnersPages: ConsolePage = (app, deps) => {
@@ -118,9 +121,11 @@ const DONE: Record<string, string> = {
   updated: 'Partner changed.',
   suspend: 'Partner suspended: its calls are refused within the credential cache time.',
   reactivate: 'Partner reactivated.',
+  'contact-added': 'Contact added.',
+  'contact-removed': 'Contact removed.',
 };
 
-async function detailPage(
+export async function detailPage(
   request: FastifyRequest,
   reply: FastifyReply,
   deps: ConsoleDeps,
@@ -130,7 +135,11 @@ async function detailPage(
 ) {
   const session = sessionOf(request);
   const ctx = operatorContext(request, deps);
-  const [partner, channels] = await Promise.all([showPartner(ctx, id), listChannelsWithUsage(ctx)]);
+  const [partner, channels, contacts] = await Promise.all([
+    showPartner(ctx, id),
+    listChannelsWithUsage(ctx),
+    listContacts(ctx, id),
+  ]);
   const done = DONE[(request.query as { done?: string }).done ?? ''];
   const summary = detailList([
     ['Id', partner.id],
@@ -166,7 +175,7 @@ async function detailPage(
       session,
       notice: notice ?? (done ? { kind: 'ok', text: done } : null),
     },
-    html`!${summary}!${links}!${forms}`,
+    html`!${summary}!${links}!${contactsSection(partner.id, contacts, session)}!${forms}`,
   );
 }
 
@@ -201,45 +210,6 @@ function changeForms(
         </button>
       </p>
     </form>`;
-}
-
-function channelBoxes(all: string[], checked: string[]): string {
-  return html`<fieldset>
-    <legend>Channels</legend>
-    !${all.map(
-      (name, i) =>
-        html`<label class="check"
-          ><input
-            type="checkbox"
-            name="channels"
-            value="${name}"
-            id="channel-${i}"
-            !${checked.includes(name) ? ' checked' : ''}
-          />
-          ${name}</label
-        >`,
-    )}
-  </fieldset>`;
-}
-
-function quotaFields(limit: number, windowSeconds: number): string {
-  return html`<p class="pair">
-    <span
-      ><label for="quotaLimit">Quota: requests</label
-      ><input id="quotaLimit" name="quotaLimit" type="number" min="1" step="1" value="${limit}" required
-    /></span>
-    <span
-      ><label for="quotaWindowSeconds">per seconds</label
-      ><input
-        id="quotaWindowSeconds"
-        name="quotaWindowSeconds"
-        type="number"
-        min="1"
-        step="1"
-        value="${windowSeconds}"
-        required
-    /></span>
-  </p>`;
 }
 
 /** A whole number from a form field; `fallback` when the field is empty; NaN (refused by the service) otherwise. */

@@ -1,9 +1,11 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config/index.js';
 import { API_VERSION, applicationInfo } from '../../version.js';
+import type { ApiDeprecation } from '../../infrastructure/db/schema-partner-contacts.js';
+import { openApiPath } from './deprecation-headers.js';
 import { openApiWebhooks } from './openapi-webhooks.js';
 
 const DESCRIPTION = `${applicationInfo.description}
@@ -38,6 +40,10 @@ const TAGS = [
   { name: 'remittances', description: 'Bank-settled remittance batches and their reconciliation.' },
   { name: 'accounts', description: 'Fundraiser account details and the product of your channel.' },
   { name: 'operational', description: 'Liveness, health and version. Secured like the rest, not enveloped.' },
+  {
+    name: 'credentials',
+    description: 'Extension: rotate your own credential, with the contract’s 14-day overlap (section 5.6).',
+  },
   { name: 'webhooks', description: 'Signed events pushed to your endpoints, and the event log to catch up from.' },
   {
     name: 'sandbox',
@@ -49,6 +55,28 @@ const TAGS = [
       'For the platform, not partners: probes, metrics and Stripe’s webhook, outside the base path (docs/deploy.md).',
   },
 ];
+
+/** Routes announced as deprecated (`GET /path`), with what partners are told of each. */
+function deprecatedRoutes(deprecations: ApiDeprecation[]): Map<string, string> {
+  const byRoute = new Map<string, string>();
+  for (const d of deprecations)
+    for (const route of d.routes)
+      byRoute.set(route, `Deprecated: stops on ${new Date(d.sunset_at).toISOString().slice(0, 10)}. ${d.description}`);
+  return byRoute;
+}
+
+/** Marks a deprecated route `deprecated` in the document, and says when it stops and why. */
+function markDeprecated(route: RouteOptions, basePath: string, sunsets: Map<string, string>) {
+  if (!route.schema || !route.url.startsWith(basePath)) return;
+  const path = openApiPath(route.url.slice(basePath.length));
+  for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+    const note = sunsets.get(`${method} ${path}`);
+    if (!note) continue;
+    const schema = route.schema as Record<string, unknown>;
+    schema.deprecated = true;
+    schema.description = `${note}\n\n${(schema.description as string | undefined) ?? ''}`;
+  }
+}
 
 /** The contract's own operations (docs/contract.md, section 4); every other partner route is an extension. */
 const CONTRACT_OPERATIONS = new Set([
@@ -88,10 +116,12 @@ const SWAGGER_UI_STYLE_HASHES = ['sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdI
  * responses, so it cannot drift from what the service does; and the reference page that renders it at
  * `{base}/docs`, with Swagger UI's assets served by us (no CDN, no credentials needed).
  */
-export const openApiPlugin = fp<{ config: Config }>(
-  async (app: FastifyInstance, { config }) => {
+export const openApiPlugin = fp<{ config: Config; deprecated?: ApiDeprecation[] }>(
+  async (app: FastifyInstance, { config, deprecated = [] }) => {
+    const sunsets = deprecatedRoutes(deprecated);
     // Public routes answer without credentials: the document says so instead of showing the global requirement.
     app.addHook('onRoute', (route) => {
+      markDeprecated(route, config.BASE_PATH, sunsets);
       if (route.config?.public && route.schema && !route.schema.hide) route.schema.security = [];
       if (route.schema && !route.schema.hide && isExtension(route.method, route.url, config.BASE_PATH))
         (route.schema as Record<string, unknown>)['x-extension'] = EXTENSION_NOTE;

@@ -16,6 +16,7 @@ import confirmMandateRoute from './sandbox/confirm-mandate.js';
 import sandboxClockRoutes from './sandbox/sandbox-clock.js';
 import postMandateDebitRoute from './mandates/post-mandate-debit.js';
 import getDebitRoute from './debits/get-debit.js';
+import rotateCredentialRoute from './credentials/rotate-credential.js';
 import postRecurringDonationRoute from './recurring/post-recurring-donation.js';
 import getRecurringDonationRoute from './recurring/get-recurring-donation.js';
 import listRecurringDonationsRoute from './recurring/list-recurring-donations.js';
@@ -61,5 +62,6 @@ export const routes: ((app: App, deps: RouteDeps) => Promise<void>)[] = [
   cancelRecurringDonationRoute,
   postMandateDebitRoute,
   getDebitRoute,
+  rotateCredentialRoute,
   sandboxClockRoutes,
 ];

@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { EpochSeconds, Json, Timestamp } from './column-types.js';
 import type { PaymentTables } from './schema-payments.js';
 import type { RecurringTables } from './schema-recurring.js';
+import type { PartnerContactTables } from './schema-partner-contacts.js';
 import type { ReversalTables } from './schema-reversals.js';
 import type {
   DonationSettlementsTable,
@@ -171,7 +172,7 @@ export interface AuditLogTable {
   details: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
-export interface DB extends WebhookTables, PaymentTables, RecurringTables, ReversalTables {
+export interface DB extends WebhookTables, PaymentTables, RecurringTables, ReversalTables, PartnerContactTables {
   channels: ChannelsTable;
   partners: PartnersTable;
   partner_channels: PartnerChannelsTable;

@@ -89,24 +89,35 @@ export async function rotateCredential(
     );
   }
   const old = await requireUsable(ctx, clientId, 'rotate');
-  return inTransaction(ctx, async (tx) => {
-    const now = tx.now();
-    const expiresAt = addDays(now, overlapDays);
-    const issued = await issueCredential(tx.db, old.partnerId, parseEnvironment(old.environment));
-    if (!(await endCredential(tx.db, clientId, { expiresAt, replacedBy: issued.clientId }, now)))
-      throw changedMeanwhile(clientId);
-    await audit(tx, AuditActions.credentialRotate, clientId, {
-      partner: old.partnerName,
-      environment: old.environment,
-      newClientId: issued.clientId,
-      overlapDays,
-      oldExpiresAt: expiresAt.toISOString(),
-    });
-    return {
-      previous: await requireCredential(tx, clientId),
-      issued: { ...issued, partnerId: old.partnerId, partnerName: old.partnerName, partnerStatus: old.partnerStatus },
-    };
+  return inTransaction(ctx, (tx) => rotateWithin(tx, old, overlapDays));
+}
+
+/**
+ * Inside the caller's transaction (`tx`): a new pair for the old one's partner and environment, the old one kept
+ * working `overlapDays` (its expires_at), audited. The partner's own rotation (POST /credentials/rotate) runs it too.
+ */
+export async function rotateWithin(
+  tx: OperatorContext,
+  old: CredentialView,
+  overlapDays: number,
+): Promise<RotationResult> {
+  const clientId = old.clientId;
+  const now = tx.now();
+  const expiresAt = addDays(now, overlapDays);
+  const issued = await issueCredential(tx.db, old.partnerId, parseEnvironment(old.environment));
+  if (!(await endCredential(tx.db, clientId, { expiresAt, replacedBy: issued.clientId }, now)))
+    throw changedMeanwhile(clientId);
+  await audit(tx, AuditActions.credentialRotate, clientId, {
+    partner: old.partnerName,
+    environment: old.environment,
+    newClientId: issued.clientId,
+    overlapDays,
+    oldExpiresAt: expiresAt.toISOString(),
   });
+  return {
+    previous: await requireCredential(tx, clientId),
+    issued: { ...issued, partnerId: old.partnerId, partnerName: old.partnerName, partnerStatus: old.partnerStatus },
+  };
 }
 
 /** Emergency rotation (a leaked secret): a new pair, and the old one is revoked at once, with no overlap. */
@@ -199,7 +210,7 @@ async function requireCredential(ctx: OperatorContext, clientId: string): Promis
 }
 
 /** The credential, if it is an ordinary pair in use: a retiring, expired or revoked one cannot be rotated again. */
-async function requireUsable(ctx: OperatorContext, clientId: string, verb: string): Promise<CredentialView> {
+export async function requireUsable(ctx: OperatorContext, clientId: string, verb: string): Promise<CredentialView> {
   const credential = await requireCredential(ctx, clientId);
   if (credential.state === 'retiring') {
     throw new ConflictError(

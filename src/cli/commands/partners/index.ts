@@ -5,8 +5,9 @@ import { registerPartnersList } from './list.js';
 import { registerPartnersShow } from './show.js';
 import { registerPartnersUpdate } from './update.js';
 import { registerPartnersSuspendReactivate } from './suspend-reactivate.js';
+import { registerPartnersContacts } from './contacts.js';
 
-/** partners create | list | show | update | suspend | reactivate */
+/** partners create | list | show | update | suspend | reactivate | contacts | contact-add | contact-remove */
 export function registerPartners(program: Command, ctx: CliContext) {
   const partners = program
     .command('partners')
@@ -17,4 +18,5 @@ export function registerPartners(program: Command, ctx: CliContext) {
   registerPartnersShow(partners, ctx);
   registerPartnersUpdate(partners, ctx);
   registerPartnersSuspendReactivate(partners, ctx);
+  registerPartnersContacts(partners, ctx);
 }

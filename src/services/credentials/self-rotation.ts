@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely';
+import { ApiError } from '../../api-errors.js';
+import { requestHash } from '../../domain/request-hash.js';
+import type { DB } from '../../infrastructure/db/schema.js';
+import { listAuditEntries } from '../../infrastructure/repositories/audit-log.js';
+import type { SecretBox } from '../../infrastructure/webhooks/secret-box.js';
+import { idempotent, idempotencyScope } from '../idempotency.js';
+import { AuditActions } from '../operators/audit.js';
+import { requireUsable, rotateWithin, type RotationResult } from '../operators/credential-admin.js';
+import type { OperatorContext } from '../operators/context.js';
+import { OperatorError } from '../operators/operator-errors.js';
+import type { RequestContext } from '../record-donation.js';
+
+/** The overlap of a scheduled rotation (contract section 5.6): both pairs work for 14 days. */
+export const ROTATION_OVERLAP_DAYS = 14;
+const DAY_MS = 86_400_000;
+
+export interface SelfRotationDeps {
+  db: Kysely<DB>;
+  /** Seals the new secret inside the stored answer, so a retry with the same Idempotency-Key can show it again. */
+  secretBox: SecretBox;
+  now: () => Date;
+  /** Rotations a partner may make in 24 hours (CREDENTIAL_SELF_ROTATIONS_PER_DAY). */
+  perDay: number;
+  /** Told in the rotation's transaction (the partner's security contacts, docs/partners.md). */
+  onRotated?: (tx: OperatorContext, rotation: RotationResult) => Promise<void>;
+}
+
+interface Stored {
+  clientId: string;
+  sealedSecret: string;
+  previousClientId: string;
+  previousExpiresAt: string;
+}
+
+/**
+ * POST /credentials/rotate: the partner rotates the credential it calls with. A new pair is returned once, and the
+ * old one keeps working for 14 days; its security contacts are told. Throttled (a stolen credential must not churn
+ * pairs), and safe to retry with an Idempotency-Key: the stored answer holds the new secret sealed with the
+ * service's key, and is pruned with the other idempotency records.
+ */
+export async function rotateOwnCredential(deps: SelfRotationDeps, context: RequestContext) {
+  const { principal } = context;
+  const actor = `partner:${principal.partnerId}`;
+  const scope = idempotencyScope(context, 'POST /credentials/rotate', requestHash({ clientId: principal.clientId }));
+  const result = await idempotent<Stored>(deps.db, scope, async (trx) => {
+    await requireRotationAllowed(trx, actor, deps);
+    const tx: OperatorContext = { db: trx, operator: actor, now: deps.now };
+    const rotation = await rotateWithin(
+      tx,
+      await asApiError(() => requireUsable(tx, principal.clientId, 'rotate')),
+      ROTATION_OVERLAP_DAYS,
+    );
+    await deps.onRotated?.(tx, rotation);
+    return {
+      status: 201,
+      items: {
+        clientId: rotation.issued.clientId,
+        sealedSecret: deps.secretBox.seal(rotation.issued.clientSecret, rotation.issued.clientId),
+        previousClientId: rotation.previous.clientId,
+        previousExpiresAt: rotation.previous.expiresAt!.toISOString(),
+      },
+    };
+  });
+  const { sealedSecret, ...items } = result.items;
+  return { ...result, items: { ...items, clientSecret: deps.secretBox.open(sealedSecret, items.clientId) } };
+}
+
+/** At most `perDay` rotations in 24 hours: a 429 with the wait until the oldest of them is a day old. */
+async function requireRotationAllowed(db: Kysely<DB>, actor: string, deps: SelfRotationDeps) {
+  const now = deps.now();
+  const recent = await listAuditEntries(db, {
+    actor,
+    action: AuditActions.credentialRotate,
+    since: new Date(now.getTime() - DAY_MS),
+    limit: deps.perDay,
+  });
+  if (recent.length < deps.perDay) return;
+  const oldest = Math.min(...recent.map((entry) => new Date(entry.at).getTime()));
+  const wait = Math.max(1, Math.ceil((oldest + DAY_MS - now.getTime()) / 1000));
+  throw new ApiError('RATE_LIMIT', `At most ${deps.perDay} rotations in 24 hours; retry in ${wait} s`, {
+    'retry-after': String(wait),
+  });
+}
+
+/** An operator service's refusal (already rotated, revoked) as the partner API answers it. */
+async function asApiError<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof OperatorError)
+      throw new ApiError('CONFLICT', err.message.replace(/;[^;]*"credentials [^"]+".*$/, '.'));
+    throw err;
+  }
+}
