@@ -31,6 +31,7 @@ const pages: ConsolePage[] = [
   recurringPages,
   debitsPages,
   remittancesPages,
+  owedBackPages,
   webhooksPages,
   auditPage,
 ];

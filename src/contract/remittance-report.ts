@@ -19,6 +19,12 @@ const EntryReport = Type.Object({
   donationIds: Type.Array(Type.String()),
   outcome: Outcome,
   detail: Type.Union([Type.String(), Type.Null()], { description: 'Why, in words: which donations, which amounts.' }),
+  fundsReceived: Type.Boolean({
+    description: 'Whether a line of the foundation’s bank statement was matched to this entry: its money arrived.',
+  }),
+  fundsReceivedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When that match was made; null while the money is not received.',
+  }),
 });
 
 const Counts = Type.Object(
@@ -56,8 +62,21 @@ export const NextCursor = Type.Union([Type.String(), Type.Null()], {
   description: 'Opaque: pass it as `cursor` (with the same other parameters) for the next page. Null on the last page.',
 });
 
+/** What reversals (docs/reversals.md) took back of the donations a batch settled: an extension, new fields only. */
+const BatchReversals = Type.Object({
+  reversedAmount: Type.Number({
+    description:
+      'AUD taken back by reversals of the donations this batch settled, whether made before their settlement (the ' +
+      'entry then carried the net amount) or after it.',
+  }),
+  owedBack: Type.Number({
+    description: 'Of reversedAmount, AUD reversed after settlement and not yet repaid: what the foundation owes back.',
+  }),
+});
+
 export const BatchReport = Type.Composite([
   BatchSummary,
+  BatchReversals,
   Type.Object({
     entries: Type.Array(EntryReport, { description: 'This page of the entries that pass `outcome`, in index order.' }),
     nextCursor: NextCursor,

@@ -11,6 +11,7 @@ import { enqueueReconciliation } from '../services/reconciliation/enqueue.js';
 import { webhookSettings } from '../services/webhooks/settings.js';
 import type { App, RouteDeps } from './route-context.js';
 import { routes } from './routes/index.js';
+import { receiptPolicy } from '../config/receipts.js';
 
 /** The partner API's routes under BASE_PATH, and its OpenAPI document. */
 export async function registerRoutes(
@@ -40,14 +41,15 @@ export async function registerRoutes(
     webhooks,
     enrolments: new EnrolmentCache(),
     ...writers(deps, metrics),
-    recurring: {
     now: deps.now ?? (() => new Date()),
+    recurring: {
       db: database.db,
       provider: payments,
       simulator,
       policy: {
         retryDelaysDays: retryDelaysDays(config),
         cancelAfterFailedDebits: config.RECURRING_CANCEL_AFTER_FAILED_DEBITS,
+        receipts: receiptPolicy(config),
       },
       timeZone: config.FOUNDATION_TIME_ZONE,
       now: deps.now ?? (() => new Date()),

@@ -134,12 +134,12 @@ describe('remittances exceptions / export', () => {
     expect(csv.code).toBe(0);
     // Exactly the partner's file (GET /remittances/{batchId} with Accept: text/csv): the same code writes it.
     const lines = csv.stdout.trim().split('\r\n');
-    expect(lines[0]).toBe('index,bankReferenceId,amount,donationIds,outcome,detail');
+    expect(lines[0]).toBe('index,bankReferenceId,amount,donationIds,outcome,detail,fundsReceived');
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toBe(`0,BANK-CLI-1,10.00,${settledDonation},matched,"Settled 1 donation, 10.00 AUD."`);
+    expect(lines[1]).toBe(`0,BANK-CLI-1,10.00,${settledDonation},matched,"Settled 1 donation, 10.00 AUD.",false`);
     const across = await run('remittances', 'export', '--partner', STOREFRONT, '--exceptions');
     expect(across.stdout.split('\r\n')[0]).toBe(
-      'batchId,receivedAt,partner,environment,fundraiserId,batchStatus,index,bankReferenceId,amount,donationIds,outcome,detail',
+      'batchId,receivedAt,partner,environment,fundraiserId,batchStatus,index,bankReferenceId,amount,donationIds,outcome,detail,fundsReceived,reversedAud',
     );
 
     const file = join(workDir, 'exceptions.json');

@@ -13,6 +13,7 @@ import { registerPartners } from './partners/index.js';
 import { registerQueues } from './queues.js';
 import { registerRecurring } from './recurring/index.js';
 import { registerRemittances } from './remittances/index.js';
+import { registerReversals } from './reversals/index.js';
 import { registerWebhooks } from './webhooks/index.js';
 
 /** Adds one group of subcommands (`fundraiser-admin <group> <command>`) to the program. */
@@ -26,12 +27,13 @@ export const commandGroups: CommandGroup[] = [
   registerChannels,
   registerDonations,
   registerRemittances,
+  registerReversals,
   registerRecurring,
   registerDebits,
   registerWebhooks,
   registerQueues,
   registerAudit,
+  registerApi,
   registerOperators,
   registerMigrate,
-  registerApi,
 ];

@@ -6,11 +6,14 @@ import type { PartnerSummary } from '../../services/operators/partners.js';
 import type { RejectionCount } from '../../infrastructure/repositories/console-dashboard.js';
 import { operatorContext, sessionOf, type ConsolePage } from '../route-context.js';
 import { stackedBarChart } from '../views/chart.js';
-import { dataTable, link } from '../views/components.js';
+import { dataTable, detailList, link } from '../views/components.js';
 import { aud } from '../views/format.js';
 import { sendPage } from '../views/layout.js';
 
-/** GET /console: donations per day, partners, batches being reconciled, recent exceptions, refused API calls. */
+/**
+ * GET /console: donations per day, partners, batches being reconciled, recent exceptions, reversals and what is owed
+ * back, refused API calls.
+ */
 export const dashboardPage: ConsolePage = (app, deps) => {
   app.get('/', async (request, reply) => {
     const dashboard = await loadDashboard(operatorContext(request, deps));
@@ -30,6 +33,10 @@ export const dashboardPage: ConsolePage = (app, deps) => {
       <section class="card" aria-labelledby="exceptions-h">
         <h2 id="exceptions-h">Reconciliation exceptions (last 30 days)</h2>
         !${exceptionsTable(dashboard.recentExceptions)}
+      </section>
+      <section class="card" aria-labelledby="reversals-h">
+        <h2 id="reversals-h">Reversals</h2>
+        !${reversalsFacts(dashboard)}
       </section>
       <section class="card" aria-labelledby="rejections-h">
         <h2 id="rejections-h">Refused API calls (last 7 days)</h2>
@@ -72,6 +79,15 @@ function donationsChart({ days, donations }: Dashboard): string {
       !${table}
     </details>`;
 }
+
+/** Reversals made in the period of the chart, and what is owed back now, linked to finance's list. */
+const reversalsFacts = ({ days, reversals: r }: Dashboard) =>
+  html`!${detailList([
+      [`Reversals since ${days[0]}`, r.count],
+      [`Reversed since ${days[0]} (AUD)`, aud(r.totalCents)],
+      ['Owed back, not repaid', `${r.owedCount} reversal(s), AUD ${aud(r.owedCents)}`],
+    ])}
+    <p>!${link('/console/reversals/owed', 'Owed back, oldest first')}</p>`;
 
 const partnersTable = (rows: PartnerSummary[]) =>
   dataTable(

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
 import {
   donationDetail,
@@ -7,21 +7,38 @@ import {
   type DonationRecord,
   type DonationSettlement,
 } from '../../services/operators/donations.js';
-import { OperatorError } from '../../services/operators/operator-errors.js';
+import { InvalidInputError, OperatorError } from '../../services/operators/operator-errors.js';
 import { listPartners } from '../../services/operators/partners.js';
+import { reverseByOperator } from '../../services/operators/reversals.js';
 import { parseTimeRange } from '../../services/operators/time-range.js';
+import { reversalsSection } from './donation-reversals.js';
 import { statusOf } from './error-page.js';
-import { operatorContext, param, sessionOf, type ConsoleDeps, type ConsolePage } from '../route-context.js';
+import {
+  attempt,
+  field,
+  operatorContext,
+  param,
+  sessionOf,
+  type ConsoleDeps,
+  type ConsolePage,
+  type Notice,
+} from '../route-context.js';
 import { Markup, dataTable, detailList, link, selectField } from '../views/components.js';
 import { aud } from '../views/format.js';
 import { sendPage } from '../views/layout.js';
 
 const LIMIT = 200;
 
-/** "Where is this donation?": by reference (straight to it), by transaction id, or a partner's over dates. */
+/**
+ * "Where is this donation?": by reference (straight to it), by transaction id, or a partner's over dates; and on a
+ * donation's page its reversals, with the admins' form that reverses it.
+ */
 export const donationsPages: ConsolePage = (app, deps) => {
   getDonations(app, deps);
-  getDonationsByReference(app, deps);
+  app.get<{ Params: { reference: string } }>('/donations/:reference', (request, reply) =>
+    donationPage(deps, request, reply, null, 200),
+  );
+  postDonationReversal(app, deps);
 };
 
 /** GET /donations */
@@ -57,36 +74,62 @@ const getDonations: ConsolePage = (app, deps) => {
   });
 };
 
-/** GET /donations/:reference */
-const getDonationsByReference: ConsolePage = (app, deps) => {
-  app.get<{ Params: { reference: string } }>('/donations/:reference', async (request, reply) => {
-    const { donation: d, settlement } = await donationDetail(operatorContext(request, deps), request.params.reference);
-    const body = html`!${detailList([
-        ['Reference', d.referenceId],
-        ['Received', d.createdAt],
-        ['Partner', d.partnerName],
-        ['Channel', d.channel],
-        ['Environment', `${d.environment}${d.isLive ? ' (live)' : ''}`],
-        ['Amount (AUD)', aud(d.amountCents)],
-        ['Transaction id', d.transactionId],
-        ['Transaction date', d.transactionDate],
-        ['Fundraiser', `${d.accountName} (${d.memberNumber})`],
-        ['Donor', d.donorName],
-        ['Donor e-mail', d.donorEmail],
-        ['Donor mobile', d.donorMobile],
-        ['Postal code', d.postalCode],
-        ['Correlation id', d.correlationId],
-      ])}
-      <h2>Settlement</h2>
-      !${settlementSection(settlement)}`;
-    return sendPage(
-      reply,
-      200,
-      { title: `Donation ${d.referenceId}`, section: 'donations', session: sessionOf(request) },
-      body,
+/** POST /donations/:reference/reversals: the donation's page again, with what happened. */
+const postDonationReversal: ConsolePage = (app, deps) => {
+  app.post<{ Params: { reference: string } }>('/donations/:reference/reversals', async (request, reply) => {
+    const outcome = await attempt(
+      () => {
+        if (field(request.body, 'confirm') !== 'yes')
+          throw new InvalidInputError('Tick the confirmation to reverse: nothing was changed.');
+        return reverseByOperator(operatorContext(request, deps), {
+          referenceId: request.params.reference,
+          amount: field(request.body, 'amount'),
+          reason: field(request.body, 'reason'),
+          note: field(request.body, 'note'),
+        });
+      },
+      (notice, status) => donationPage(deps, request, reply, notice, status),
     );
+    if ('shown' in outcome) return outcome.shown;
+    const r = outcome.done;
+    const text =
+      `Reversed ${aud(r.amountCents)} AUD (${r.reversalId}); the partner is told.` +
+      (r.owedBack ? ' The donation was settled: the money is owed back.' : '');
+    return donationPage(deps, request, reply, { kind: 'ok', text }, 200);
   });
 };
+
+/** One donation: its facts, its settlement, and its reversals. */
+async function donationPage(
+  deps: ConsoleDeps,
+  request: FastifyRequest<{ Params: { reference: string } }>,
+  reply: FastifyReply,
+  notice: Notice,
+  status: number,
+) {
+  const session = sessionOf(request);
+  const detail = await donationDetail(operatorContext(request, deps), request.params.reference);
+  const { donation: d, settlement } = detail;
+  const body = html`!${detailList([
+      ['Reference', d.referenceId],
+      ['Received', d.createdAt],
+      ['Partner', d.partnerName],
+      ['Channel', d.channel],
+      ['Environment', `${d.environment}${d.isLive ? ' (live)' : ''}`],
+      ['Amount (AUD)', aud(d.amountCents)],
+      ['Transaction id', d.transactionId],
+      ['Transaction date', d.transactionDate],
+      ['Fundraiser', `${d.accountName} (${d.memberNumber})`],
+      ['Donor', d.donorName],
+      ['Donor e-mail', d.donorEmail],
+      ['Donor mobile', d.donorMobile],
+      ['Postal code', d.postalCode],
+      ['Correlation id', d.correlationId],
+    ])}
+    <h2>Settlement</h2>
+    !${settlementSection(settlement)}!${reversalsSection(detail, session)}`;
+  return sendPage(reply, status, { title: `Donation ${d.referenceId}`, section: 'donations', session, notice }, body);
+}
 
 async function search(request: FastifyRequest, deps: ConsoleDeps): Promise<string> {
   const ctx = operatorContext(request, deps);

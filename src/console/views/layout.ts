@@ -25,6 +25,7 @@ export type Section =
   | 'recurring'
   | 'debits'
   | 'remittances'
+  | 'owed'
   | 'audit'
   | 'webhooks';
 
@@ -37,6 +38,7 @@ const NAV: [Section, string, string][] = [
   ['recurring', 'Recurring', '/console/recurring'],
   ['debits', 'Debits', '/console/debits'],
   ['remittances', 'Remittances', '/console/remittances'],
+  ['owed', 'Owed back', '/console/reversals/owed'],
   ['webhooks', 'Webhooks', '/console/webhooks'],
   ['audit', 'Audit log', '/console/audit'],
 ];

@@ -90,6 +90,8 @@ export const batchListExample = { batches: [batchSummaryExample], nextCursor: nu
 
 export const batchReportExample = {
   ...batchSummaryExample,
+  reversedAmount: 0,
+  owedBack: 0,
   entries: [
     {
       index: 0,

@@ -1,8 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { fundsReceivedAt, type FundsReceivedColumn } from './funds-received-column.js';
 import type { EntryRow } from './remittance-reports.js';
 
-/** Read side of the partner's remittance reports: a batch with its counts, a page of its entries, its batches. */
+/**
+ * Read side of the partner's remittance reports: a batch with its counts, a page of its entries, its batches, and
+ * the reversals of the donations it settled.
+ */
 
 export interface ReportBatchRow {
   id: string;
@@ -69,6 +73,27 @@ export async function findReportBatch(
   return reportBatches(db, owner).where('b.id', '=', batchId).executeTakeFirst();
 }
 
+/** AUD cents that reversals took back of the donations a batch settled, and of those, what is still owed back. */
+export interface BatchReversalTotals {
+  reversedCents: number;
+  owedBackCents: number;
+}
+
+/*
+ * From the reversals' side: reversals are few beside settlements, and each is matched to its donation's settlement
+ * by primary key. A donation's reversed_cents is the sum of its reversals (src/services/reversals/reverse-donation.ts
+ * adds each under the donation's lock), so both totals come from one read.
+ */
+export async function batchReversalTotals(db: Kysely<DB>, batchId: string): Promise<BatchReversalTotals> {
+  const { rows } = await sql<{ reversed: string | number; owed: string | number }>`
+    select coalesce(sum(r.amount_cents), 0) as reversed,
+      coalesce(sum(r.amount_cents) filter (where r.owed_back and r.repaid_at is null), 0) as owed
+    from donation_reversals r
+    join donation_settlements s on s.donation_id = r.donation_id
+    where s.batch_id = ${batchId}::uuid`.execute(db);
+  return { reversedCents: Number(rows[0]?.reversed ?? 0), owedBackCents: Number(rows[0]?.owed ?? 0) };
+}
+
 export interface Page {
   filter: EntryFilter;
   /** -1: from the start. */
@@ -98,8 +123,12 @@ function pageOf(db: Kysely<DB>, batchId: string, { filter, afterIndex, limit }: 
 }
 
 /** Entries after `afterIndex` that pass `filter`, in index order. */
-export async function entryPage(db: Kysely<DB>, batchId: string, page: Page): Promise<EntryRow[]> {
-  return pageOf(db, batchId, page).selectAll().execute();
+export async function entryPage(
+  db: Kysely<DB>,
+  batchId: string,
+  page: Page,
+): Promise<(EntryRow & FundsReceivedColumn)[]> {
+  return pageOf(db, batchId, page).selectAll().select(fundsReceivedAt).execute();
 }
 
 /** An entry as the CSV export reads it: donation ids already joined by `;` (no array to parse per row). */
@@ -110,6 +139,7 @@ export interface ExportEntryRow {
   donation_ids: string;
   outcome: string | null;
   outcome_detail: string | null;
+  funds_received_at: Date | string | null;
 }
 
 export async function exportEntryPage(db: Kysely<DB>, batchId: string, page: Page): Promise<ExportEntryRow[]> {
@@ -121,6 +151,7 @@ export async function exportEntryPage(db: Kysely<DB>, batchId: string, page: Pag
       sql<string>`array_to_string(donation_ids, ';')`.as('donation_ids'),
       'outcome',
       'outcome_detail',
+      fundsReceivedAt,
     ])
     .execute();
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { fundsReceivedAt, type FundsReceivedColumn } from './funds-received-column.js';
 import type { RemittanceEntriesTable } from '../db/schema-reconciliation.js';
 
 /** Read side of remittances: the partner's report (GET /remittances/{batchId}) and operators' listings. */
@@ -71,8 +72,8 @@ export async function listEntries(
   db: Kysely<DB>,
   batchId: string,
   options: { exceptionsOnly?: boolean } = {},
-): Promise<EntryRow[]> {
-  let query = db.selectFrom('remittance_entries').selectAll().where('batch_id', '=', batchId);
+): Promise<(EntryRow & FundsReceivedColumn)[]> {
+  let query = db.selectFrom('remittance_entries').selectAll().select(fundsReceivedAt).where('batch_id', '=', batchId);
   if (options.exceptionsOnly) query = query.where('outcome', 'is not', null).where('outcome', '<>', 'matched');
   return await query.orderBy('position').execute();
 }
@@ -125,6 +126,8 @@ export interface BatchEntryRow extends Selectable<RemittanceEntriesTable> {
   fundraiser_id: string;
   batch_status: string;
   batch_created_at: Date;
+  /** What reversals took back of the entry's donations (docs/reversals.md). */
+  reversed_cents: number | string;
 }
 
 export interface EntryFilters {
@@ -138,6 +141,15 @@ export interface EntryFilters {
   to?: Date;
   limit: number;
 }
+
+/*
+ * Each donation the entry names once (an id listed twice counts once, as in reconciliation), found by its unique
+ * reference: a probe per id, whatever the statistics of the partner's donations say (see ownDonationReferences).
+ */
+const entryReversedCents = sql<string>`(select coalesce(sum(d.reversed_cents), 0)
+  from (select distinct unnest(e.donation_ids) as id) k
+  join donations d on d.reference_id = k.id
+  where d.partner_id = b.partner_id and d.environment = b.environment)`;
 
 /** Entries across batches, newest batch first, in entry order within a batch. */
 export async function listBatchEntries(db: Kysely<DB>, filters: EntryFilters): Promise<BatchEntryRow[]> {
@@ -158,6 +170,7 @@ export async function listBatchEntries(db: Kysely<DB>, filters: EntryFilters): P
       'b.fundraiser_id',
       'b.status as batch_status',
       'b.created_at as batch_created_at',
+      entryReversedCents.as('reversed_cents'),
     ]);
   if (filters.exceptionsOnly) query = query.where('e.outcome', 'is not', null).where('e.outcome', '<>', 'matched');
   if (filters.batchId) query = query.where('e.batch_id', '=', filters.batchId);

@@ -5,6 +5,7 @@ import {
   type RejectionCount,
 } from '../../infrastructure/repositories/console-dashboard.js';
 import type { BatchEntryRow } from '../../infrastructure/repositories/remittance-reports.js';
+import { reversalFigures, type ReversalFigures } from '../../infrastructure/repositories/reversal-admin.js';
 import type { OperatorContext } from '../operators/context.js';
 import { listPartners, type PartnerSummary } from '../operators/partners.js';
 import { listRemittanceBatches, listRemittanceEntries, type BatchSummary } from '../reconciliation/operations.js';
@@ -17,6 +18,8 @@ export interface Dashboard {
   batchesInProgress: BatchSummary[];
   recentExceptions: BatchEntryRow[];
   rejections: RejectionCount[];
+  /** Reversals made in the days shown (count, AUD), and everything owed back now (docs/reversals.md). */
+  reversals: ReversalFigures;
 }
 
 const DASHBOARD_DAYS = 14;
@@ -27,13 +30,14 @@ export async function loadDashboard(ctx: OperatorContext): Promise<Dashboard> {
   const from = new Date(today.getTime() - (DASHBOARD_DAYS - 1) * DAY_MS);
   const days = Array.from({ length: DASHBOARD_DAYS }, (_, i) => isoDay(new Date(from.getTime() + i * DAY_MS)));
   const exceptionsFrom = new Date(today.getTime() - 30 * DAY_MS);
-  const [donations, partners, accepted, processing, recentExceptions, rejections] = await Promise.all([
+  const [donations, partners, accepted, processing, recentExceptions, rejections, reversals] = await Promise.all([
     donationsPerDay(ctx.db, from),
     listPartners(ctx),
     listRemittanceBatches(ctx, { status: 'accepted', range: {}, limit: 20 }),
     listRemittanceBatches(ctx, { status: 'processing', range: {}, limit: 20 }),
     listRemittanceEntries(ctx, { exceptionsOnly: true, range: { from: exceptionsFrom }, limit: 10 }),
     rejectionsSince(ctx.db, days[days.length - 7]!),
+    reversalFigures(ctx.db, from),
   ]);
   return {
     days,
@@ -42,6 +46,7 @@ export async function loadDashboard(ctx: OperatorContext): Promise<Dashboard> {
     batchesInProgress: [...processing, ...accepted],
     recentExceptions,
     rejections,
+    reversals,
   };
 }
 

@@ -4,6 +4,7 @@ import {
   type DonationRecord,
 } from '../../infrastructure/repositories/donation-lookups.js';
 import { findSettlement, type SettlementRow } from '../../infrastructure/repositories/remittance-reports.js';
+import { listReversalRows, type ReversalRow } from '../../infrastructure/repositories/reversal-admin.js';
 import type { OperatorContext } from './context.js';
 import { InvalidInputError, NotFoundError } from './operator-errors.js';
 import { requirePartner } from './partners.js';
@@ -21,6 +22,11 @@ export interface DonationDetail {
   donation: DonationRecord;
   /** Null until a remittance entry settles it (docs/reconciliation.md), or the debit that collected it. */
   settlement: DonationSettlement | null;
+  /** Oldest first (docs/reversals.md): what went back, why, who asked, whether it is owed back or repaid. */
+  reversals: ReversalRow[];
+  reversedCents: number;
+  /** Reversed after settlement and not yet repaid. */
+  owedBackCents: number;
 }
 
 /** A remittance entry's settlement, or a debit's: its money reached the foundation directly (docs/recurring.md). */
@@ -39,8 +45,18 @@ export type DonationSettlement =
 export async function donationDetail(ctx: OperatorContext, referenceId: string): Promise<DonationDetail> {
   const [donation] = await findDonationRecords(ctx.db, { referenceId, limit: 1 });
   if (!donation) throw new NotFoundError(`No donation with reference id ${JSON.stringify(referenceId)}.`);
-  const settled = await findSettlement(ctx.db, referenceId);
-  return { donation, settlement: settled ? toSettlement(settled) : null };
+  const [settled, reversals] = await Promise.all([
+    findSettlement(ctx.db, referenceId),
+    listReversalRows(ctx.db, { donationReferenceId: referenceId }),
+  ]);
+  const sum = (rows: ReversalRow[]) => rows.reduce((total, r) => total + r.amountCents, 0);
+  return {
+    donation,
+    settlement: settled ? toSettlement(settled) : null,
+    reversals,
+    reversedCents: sum(reversals),
+    owedBackCents: sum(reversals.filter((r) => r.owedBack && r.repaidAt === null)),
+  };
 }
 
 function toSettlement(settled: SettlementRow): DonationSettlement {

@@ -4,7 +4,10 @@ import { csvText } from './csv-text.js';
 
 /** Remittance entries as exported by the CLI (`remittances export`) and the console: the same fields, both ways. */
 
-/** One exported entry; the same fields in CSV (donation ids separated by spaces) and JSON. */
+/**
+ * One exported entry; the same fields in CSV (donation ids separated by spaces) and JSON. `reversedAud` is what
+ * reversals took back of its donations, before or after settlement (docs/reversals.md).
+ */
 export function exportedEntry(e: BatchEntryRow) {
   return {
     batchId: e.batch_id,
@@ -19,6 +22,7 @@ export function exportedEntry(e: BatchEntryRow) {
     donationIds: e.donation_ids,
     outcome: e.outcome,
     detail: e.outcome_detail,
+    reversedAud: formatCents(Number(e.reversed_cents)),
   };
 }
 
@@ -40,6 +44,7 @@ export function entriesCsv(rows: BatchEntryRow[]): string {
     'donationIds',
     'outcome',
     'detail',
+    'reversedAud',
   ];
   return csvText(records, { header: true, columns });
 }

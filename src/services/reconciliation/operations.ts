@@ -16,9 +16,9 @@ import { inTransaction, type OperatorContext } from '../operators/context.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../operators/operator-errors.js';
 import { requirePartner } from '../operators/partners.js';
 import type { TimeRange } from '../operators/time-range.js';
-import { findReportBatch } from '../../infrastructure/repositories/remittance-report-pages.js';
+import { batchReversalTotals, findReportBatch } from '../../infrastructure/repositories/remittance-report-pages.js';
 import { readReportSnapshot } from '../../infrastructure/repositories/report-snapshot.js';
-import { summaryReport, toEntryReport, type BatchReport } from './remittance-report.js';
+import { reversalsReport, summaryReport, toEntryReport, type BatchReport } from './remittance-report.js';
 import { enqueueReconciliationJob } from './enqueue.js';
 import { openRemittanceCsv } from './remittance-csv.js';
 
@@ -84,14 +84,16 @@ export async function remittanceBatchDetail(
 ): Promise<BatchDetail> {
   const batch = await requireBatch(ctx, batchId);
   // One snapshot, as the partner's report: the counts (the whole batch) agree with the entries listed.
-  const { reportBatch, entries } = await readReportSnapshot(ctx.db, batchId, async (trx) => ({
+  const { reportBatch, entries, reversals } = await readReportSnapshot(ctx.db, batchId, async (trx) => ({
     reportBatch: (await findReportBatch(trx, batchId))!,
     entries: await listEntries(trx, batchId, options),
+    reversals: await batchReversalTotals(trx, batchId),
   }));
   return {
     batch: toSummary(batch),
     report: {
       ...summaryReport(reportBatch, { partnerView: false }),
+      ...reversalsReport(reversals),
       entries: entries.map(toEntryReport),
       nextCursor: null,
     },

@@ -7,14 +7,17 @@ import { asSeenByPartner, isException, OUTCOMES, type BatchStatus, type Outcome 
 import { ApiError } from '../../api-errors.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import {
+  batchReversalTotals,
   entryPage,
   findReportBatch,
+  type BatchReversalTotals,
   type EntryFilter,
   type Owner,
   type ReportBatchRow,
 } from '../../infrastructure/repositories/remittance-report-pages.js';
 import { ownDonationReferences, type EntryRow } from '../../infrastructure/repositories/remittance-reports.js';
 import { readReportSnapshot } from '../../infrastructure/repositories/report-snapshot.js';
+import type { FundsReceivedColumn } from '../../infrastructure/repositories/funds-received-column.js';
 import type { PageCursors } from './page-cursor.js';
 
 /** A batch's report without its entries (what the list of batches shows), and with a page of them. */
@@ -51,13 +54,16 @@ export async function getRemittanceReport(
     const batch = await findReportBatch(trx, batchId, owner);
     if (!batch) return null;
     const rows = await entryPage(trx, batchId, { filter, afterIndex, limit: query.limit + 1 });
-    return { batch, rows: await asSeenBy(trx, owner, rows.slice(0, query.limit)), more: rows.length > query.limit };
+    const reversals = await batchReversalTotals(trx, batchId);
+    const page = await asSeenBy(trx, owner, rows.slice(0, query.limit));
+    return { batch, reversals, rows: page, more: rows.length > query.limit };
   });
   if (!read) throw notFound(batchId);
   const page = read.rows;
   const last = page.at(-1);
   return {
     ...summaryReport(read.batch, { partnerView: true }),
+    ...reversalsReport(read.reversals),
     entries: page.map(toEntryReport),
     nextCursor: read.more && last ? cursors.encode(scope, { after: last.position }) : null,
   };
@@ -143,7 +149,13 @@ export function summaryReport(batch: ReportBatchRow, view: { partnerView: boolea
   };
 }
 
-export function toEntryReport(entry: EntryRow): EntryReport {
+/** The batch's reversal totals as the report states them (AUD, like its other amounts). */
+export const reversalsReport = (totals: BatchReversalTotals) => ({
+  reversedAmount: centsToAmount(totals.reversedCents),
+  owedBack: centsToAmount(totals.owedBackCents),
+});
+
+export function toEntryReport(entry: EntryRow & Partial<FundsReceivedColumn>): EntryReport {
   return {
     index: entry.position,
     bankReferenceId: entry.bank_reference_id,
@@ -151,6 +163,8 @@ export function toEntryReport(entry: EntryRow): EntryReport {
     donationIds: entry.donation_ids,
     outcome: entry.outcome as Outcome | null,
     detail: entry.outcome_detail,
+    fundsReceived: Boolean(entry.funds_received_at),
+    fundsReceivedAt: iso(entry.funds_received_at ?? null),
   };
 }
 

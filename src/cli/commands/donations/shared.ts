@@ -1,6 +1,7 @@
 /** What the subcommands of this group share: options and how results are shown. */
 import type { DonationDetail, DonationRecord } from '../../../services/operators/donations.js';
-import { fields, formatAud, formatTime, type Column } from '../../output.js';
+import { fields, formatAud, formatTime, tableOr, type Column } from '../../output.js';
+import { reversalColumns, reversalJson } from '../reversals/shared.js';
 
 export const donationColumns: Column<DonationRecord>[] = [
   { header: 'Reference', value: (d) => d.referenceId },
@@ -23,10 +24,15 @@ export const donationJson = (d: DonationRecord) => ({
 export const detailJson = (detail: DonationDetail) => ({
   ...donationJson(detail.donation),
   settlement: detail.settlement && { ...detail.settlement, amountAud: formatAud(detail.settlement.amountCents) },
+  reversals: detail.reversals.map(reversalJson),
+  reversedAud: formatAud(detail.reversedCents),
+  netAud: detail.donation.amountCents === null ? null : formatAud(detail.donation.amountCents - detail.reversedCents),
+  owedBackAud: formatAud(detail.owedBackCents),
 });
 
-export function detailText({ donation: d, settlement: s }: DonationDetail): string {
-  return fields([
+export function detailText(detail: DonationDetail): string {
+  const { donation: d, settlement: s } = detail;
+  const facts = fields([
     ['Reference id', d.referenceId],
     ['Received', d.createdAt],
     ['Partner', `${d.partnerName} (${d.partnerId})`],
@@ -57,5 +63,10 @@ export function detailText({ donation: d, settlement: s }: DonationDetail): stri
           ? `${formatAud(s.amountCents)} AUD collected by debit ${s.debitId} at ${formatTime(s.settledAt)}`
           : `${formatAud(s.amountCents)} AUD by bank reference ${s.bankReferenceId} (batch ${s.batchId}, entry ${s.entryIndex}) at ${formatTime(s.settledAt)}`,
     ],
+    ['Reversed (AUD)', detail.reversals.length === 0 ? 'nothing' : formatAud(detail.reversedCents)],
+    ['Net amount (AUD)', d.amountCents === null ? null : formatAud(d.amountCents - detail.reversedCents)],
+    ['Owed back (AUD)', detail.owedBackCents === 0 ? null : formatAud(detail.owedBackCents)],
   ]);
+  if (detail.reversals.length === 0) return facts;
+  return [facts, 'Reversals:', tableOr(detail.reversals, reversalColumns, '')].join('\n');
 }

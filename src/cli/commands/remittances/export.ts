@@ -76,19 +76,22 @@ interface ExportOptions {
   limit: number;
 }
 
-/** Entries across batches: the partner's columns after the batch's, through the same CSV writer. */
+/**
+ * Entries across batches: the partner's columns after the batch's, through the same CSV writer, then what reversals
+ * took back of the entry's donations.
+ */
 function toCsv(rows: BatchEntryRow[]): Readable {
   const records = rows.map((row) => {
     const e = exportedEntry(row);
     const batch = [e.batchId, e.receivedAt, e.partner, e.environment, e.fundraiserId, e.batchStatus];
-    return [...batch.map(neutraliseCell), ...reportCsvRecord(row)];
+    return [...batch.map(neutraliseCell), ...reportCsvRecord(row), e.reversedAud];
   });
   const header = ['batchId', 'receivedAt', 'partner', 'environment', 'fundraiserId', 'batchStatus'];
   return csvStream(
     (async function* () {
       yield records;
     })(),
-    [...header, ...REPORT_CSV_COLUMNS],
+    [...header, ...REPORT_CSV_COLUMNS, 'reversedAud'],
   );
 }
 
