@@ -47,6 +47,10 @@ const env = {
   METRICS_TOKEN: metricsToken,
   SECURITY_CONTACT: 'mailto:security@foundation.example',
   SECURITY_TXT_EXPIRES: new Date(Date.now() + 180 * 24 * 3600 * 1000).toISOString(),
+  // Production issues tax receipts only under the foundation's real identity (docs/receipts.md).
+  FOUNDATION_LEGAL_NAME: 'Smoke Sports Foundation Ltd',
+  FOUNDATION_ABN: '53 004 085 616',
+  FOUNDATION_DGR_STATEMENT: 'The foundation is endorsed as a deductible gift recipient.',
   DATA_DIR: dataDir,
   DATABASE_URL: '',
   HOST: '127.0.0.1',

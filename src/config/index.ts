@@ -2,12 +2,15 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { canonicalTimeZone, isTimeZone } from '../domain/local-time.js';
 import { BackgroundWorkSettings } from './background-work.js';
+import { BankStatementSettings } from './bank-statements.js';
 import { ConsoleSettings } from './console.js';
 import { DatabaseSettings } from './database.js';
 import { FoundationSettings } from './foundation.js';
+import { MailSettings, mailSettingProblems } from './mail.js';
 import { OperationsSettings } from './operations.js';
 import { PartnerAccessSettings } from './partner-access.js';
 import { PerformanceSettings } from './performance.js';
+import { ReceiptSettings, receiptSettingProblems } from './receipts.js';
 import { RecurringSettings } from './recurring.js';
 import { isSecretSetting, placeholderSecrets } from './secrets.js';
 import {
@@ -25,6 +28,7 @@ export { Environments, type Environment, apiBaseUrl, isProduction, shouldSeedDem
 export { reconciliationConcurrency } from './background-work.js';
 export { consoleEnabled, consoleSecureCookie } from './console.js';
 export { retryDelaysDays } from './recurring.js';
+export { bankMatchingSettings, type BankMatchingSettings } from './bank-statements.js';
 
 /**
  * Every setting the service reads, in one schema assembled from one module per group (docs/deploy.md lists them
@@ -46,6 +50,9 @@ export const ConfigSchema = Type.Object({
   ...OperationsSettings,
   ...PerformanceSettings,
   ...ConsoleSettings,
+  ...BankStatementSettings,
+  ...ReceiptSettings,
+  ...MailSettings,
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -74,6 +81,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Production refuses secrets left at a template's value (docs/security.md).
     ...placeholderSecrets(env, known, config.APP_ENV),
     ...trustProxyProblems(config),
+    ...receiptSettingProblems(config),
+    ...mailSettingProblems(config),
     ...securityTxtExpiryProblems(config, new Date()),
     // Intl knows every IANA zone (Node carries full ICU) and throws RangeError for any other name.
     ...(isTimeZone(config.FOUNDATION_TIME_ZONE)

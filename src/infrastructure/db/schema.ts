@@ -1,8 +1,10 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { EpochSeconds, Json, Timestamp } from './column-types.js';
+import type { BankTables } from './schema-bank.js';
 import type { PaymentTables } from './schema-payments.js';
 import type { RecurringTables } from './schema-recurring.js';
 import type { PartnerContactTables } from './schema-partner-contacts.js';
+import type { ReceiptTables } from './schema-receipts.js';
 import type { ReversalTables } from './schema-reversals.js';
 import type {
   DonationSettlementsTable,
@@ -172,7 +174,15 @@ export interface AuditLogTable {
   details: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
-export interface DB extends WebhookTables, PaymentTables, RecurringTables, ReversalTables, PartnerContactTables {
+export interface DB
+  extends
+    WebhookTables,
+    PaymentTables,
+    RecurringTables,
+    ReversalTables,
+    BankTables,
+    PartnerContactTables,
+    ReceiptTables {
   channels: ChannelsTable;
   partners: PartnersTable;
   partner_channels: PartnerChannelsTable;

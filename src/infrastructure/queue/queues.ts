@@ -32,13 +32,18 @@ export const RECURRING_SCAN_QUEUE = 'recurring-scan';
 /** Seconds between heartbeats of a running recurring-scan or debit-collection job (its expiry is a few of them). */
 export const RECURRING_HEARTBEAT_SECONDS = 2;
 export const DEBIT_COLLECTION_QUEUE = 'debit-collection';
+export const MAIL_DELIVERY_QUEUE = 'mail-delivery';
+export const MAIL_HEARTBEAT_SECONDS = 2;
+export const RECEIPT_STATEMENTS_QUEUE = 'receipt-statements';
 export type QueueName =
   | typeof RECONCILIATION_QUEUE
   | typeof RECONCILIATION_DEAD_LETTER_QUEUE
   | typeof WEBHOOK_DELIVERY_QUEUE
   | typeof HOUSEKEEPING_QUEUE
   | typeof RECURRING_SCAN_QUEUE
-  | typeof DEBIT_COLLECTION_QUEUE;
+  | typeof DEBIT_COLLECTION_QUEUE
+  | typeof MAIL_DELIVERY_QUEUE
+  | typeof RECEIPT_STATEMENTS_QUEUE;
 
 /** In creation order: a dead-letter queue exists before the queue that names it. */
 export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
@@ -98,5 +103,24 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
     retryBackoff: true,
     expireInSeconds: 10,
     wakeOtherInstances: true,
+  },
+  // One job per message of the mail outbox (services/mail): 9 attempts over about 20 minutes (5 s doubling, with
+  // jitter) for an SMTP server that is down or answers 4xx; a 5xx answer fails the message for good without retry.
+  // A running send's heartbeat (MAIL_HEARTBEAT_SECONDS) keeps it alive, so a job whose instance was killed in the
+  // middle of sending is retried within about expiry + maintenance + first delay (10 + 2 + 5 s).
+  [MAIL_DELIVERY_QUEUE]: {
+    retryLimit: 8,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+    expireInSeconds: 10,
+  },
+  // The end-of-year statements (services/receipts/statements-worker.ts): one run waiting for the next 1 July plus
+  // RECEIPT_STATEMENT_DELAY_DAYS, one at a time across every instance; each run schedules the next year's.
+  [RECEIPT_STATEMENTS_QUEUE]: {
+    retryLimit: 5,
+    retryDelaySeconds: 300,
+    retryBackoff: true,
+    expireInSeconds: 1800,
+    oneAtATime: true,
   },
 };

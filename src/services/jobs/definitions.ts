@@ -6,7 +6,9 @@ import { enqueueInTransaction } from '../../infrastructure/queue/enqueue.js';
 import {
   DEBIT_COLLECTION_QUEUE,
   HOUSEKEEPING_QUEUE,
+  MAIL_DELIVERY_QUEUE,
   QUEUE_POLICIES,
+  RECEIPT_STATEMENTS_QUEUE,
   RECONCILIATION_QUEUE,
   WEBHOOK_DELIVERY_QUEUE,
   type QueueName,
@@ -54,6 +56,21 @@ export const debitCollectionJob = {
   retry: QUEUE_POLICIES[DEBIT_COLLECTION_QUEUE],
 } satisfies JobDefinition<TSchema>;
 export type DebitCollectionJob = Static<typeof debitCollectionJob.payload>;
+
+/** Sends one message of the mail outbox (services/mail, docs/receipts.md). */
+export const mailDeliveryJob = {
+  name: MAIL_DELIVERY_QUEUE,
+  payload: Type.Object({ messageId: Type.String() }, { additionalProperties: false }),
+  retry: QUEUE_POLICIES[MAIL_DELIVERY_QUEUE],
+} satisfies JobDefinition<TSchema>;
+export type MailDeliveryJob = Static<typeof mailDeliveryJob.payload>;
+
+/** Issues the end-of-year statements of the financial year just ended; each run schedules the next year's. */
+export const receiptStatementsJob = {
+  name: RECEIPT_STATEMENTS_QUEUE,
+  payload: Type.Object({}, { additionalProperties: false }),
+  retry: QUEUE_POLICIES[RECEIPT_STATEMENTS_QUEUE],
+} satisfies JobDefinition<TSchema>;
 
 /**
  * Enqueues a job of `type` in the caller's open transaction (it exists if and only if that commits). A payload

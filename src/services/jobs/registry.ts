@@ -4,7 +4,12 @@ import { apiBaseUrl, reconciliationConcurrency, retryDelaysDays, type Config } f
 import type { Database } from '../../infrastructure/db/connect.js';
 import type { JobQueue } from '../../infrastructure/queue/job-queue.js';
 import type { Payments } from '../../infrastructure/payments/select-provider.js';
+import { mailPolicy } from '../../config/mail.js';
+import { receiptPolicy } from '../../config/receipts.js';
 import { HousekeepingWorker } from '../housekeeping/worker.js';
+import { MailDeliveryWorker } from '../mail/worker.js';
+import { receiptMailContent } from '../receipts/content.js';
+import { ReceiptStatementsWorker } from '../receipts/statements-worker.js';
 import { RecurringWorker } from '../recurring/worker.js';
 import { ReconciliationWorker } from '../reconciliation/worker.js';
 import type { WebhookSettings } from '../webhooks/settings.js';
@@ -12,6 +17,8 @@ import { WebhookDeliveryWorker } from '../webhooks/worker.js';
 import {
   debitCollectionJob,
   housekeepingJob,
+  mailDeliveryJob,
+  receiptStatementsJob,
   reconciliationJob,
   webhookDeliveryJob,
   type JobDefinition,
@@ -57,6 +64,7 @@ export const jobRegistry = {
         log: child(log, 'reconciliation'),
         apiBaseUrl: apiBaseUrl(config),
         concurrency: reconciliationConcurrency(config),
+        receipts: receiptPolicy(config),
       }),
   },
   // The webhook worker also prunes events past EVENT_RETENTION_DAYS, hourly.
@@ -96,6 +104,7 @@ export const jobRegistry = {
             policy: {
               retryDelaysDays: retryDelaysDays(config),
               cancelAfterFailedDebits: config.RECURRING_CANCEL_AFTER_FAILED_DEBITS,
+              receipts: receiptPolicy(config),
             },
             timeZone: config.FOUNDATION_TIME_ZONE,
             now: now ?? (() => new Date()),
@@ -106,6 +115,28 @@ export const jobRegistry = {
           collectionConcurrency: config.DEBIT_COLLECTION_CONCURRENCY,
         },
         child(log, 'recurring'),
+      ),
+  },
+  // The mail outbox (receipts and their notices): one job per message, sent through SMTP_URL (docs/receipts.md).
+  mail: {
+    ...mailDeliveryJob,
+    worker: ({ config, database, queue, log }: JobDeps) =>
+      new MailDeliveryWorker(queue, database, mailPolicy(config), receiptMailContent, child(log, 'mail')),
+  },
+  // The end-of-year statements of receipts: one run a year, after 30 June.
+  receiptStatements: {
+    ...receiptStatementsJob,
+    worker: ({ config, database, queue, now, log }: JobDeps) =>
+      new ReceiptStatementsWorker(
+        queue,
+        database,
+        {
+          policy: receiptPolicy(config),
+          production: config.APP_ENV === 'production',
+          delayDays: config.RECEIPT_STATEMENT_DELAY_DAYS,
+        },
+        now ?? (() => new Date()),
+        child(log, 'receipts'),
       ),
   },
 } satisfies Record<string, RegisteredJob>;

@@ -13,6 +13,8 @@ import {
   type BatchToReconcile,
 } from '../../infrastructure/repositories/reconciliation.js';
 import { loadClaims, loadDonationFacts } from '../../infrastructure/repositories/reconciliation-facts.js';
+import { SAMPLE_RECEIPT_POLICY, type ReceiptPolicy } from '../../config/receipts.js';
+import { issueAtSettlement } from '../receipts/issue.js';
 import { recordRemittanceCompleted } from './completed-event.js';
 
 /**
@@ -44,6 +46,8 @@ export async function reconcileBatch(
   /** Prefix of the report's URL in `remittance.completed` (scheme, host, base path). */
   apiBaseUrl = '',
   chunkSize = RECONCILIATION_CHUNK,
+  /** The receipts' issuer and rules; the sample issuer's when not given (tests of reconciliation alone). */
+  options: { receipts?: ReceiptPolicy } = {},
 ): Promise<ReconcileResult> {
   const batch = await startProcessing(db, batchId);
   if (!batch) return { batchId, ran: false, reason: 'not pending' };
@@ -61,6 +65,8 @@ export async function reconcileBatch(
       const entries = await loadEntries(trx, batchId, from, chunkSize);
       await decideChunk(trx, batch, entries, tally, { lockKeys: locked.entryCount <= chunkSize });
     }
+    // Every donation this run settled is receipted in this transaction, all at once (docs/receipts.md).
+    if (tally.counts.matched > 0) await issueAtSettlement(trx, { batchId }, options.receipts ?? SAMPLE_RECEIPT_POLICY);
     const exceptions = tally.entries - tally.counts.matched;
     const status = completedStatus(exceptions);
     const completed = await completeBatch(trx, batch, { status, counts: tally.counts, exceptions });

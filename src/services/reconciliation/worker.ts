@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ReceiptPolicy } from '../../config/receipts.js';
 import type { Database } from '../../infrastructure/db/connect.js';
 import type { JobQueue, QueuedJob } from '../../infrastructure/queue/job-queue.js';
 import {
@@ -20,6 +21,8 @@ export interface ReconciliationWorkerOptions {
   checkpoint?: Checkpoint;
   /** Scheme, host and base path partners call: prefixes the report URL of `remittance.completed`. */
   apiBaseUrl?: string;
+  /** Who issues the receipts of the donations a batch settles, and under which rules (docs/receipts.md). */
+  receipts?: ReceiptPolicy;
 }
 
 /**
@@ -78,7 +81,16 @@ export class ReconciliationWorker {
     const { batchId } = job.data;
     const started = Date.now();
     try {
-      const result = await reconcileBatch(this.database.db, batchId, this.options.checkpoint, this.options.apiBaseUrl);
+      const result = await reconcileBatch(
+        this.database.db,
+        batchId,
+        this.options.checkpoint,
+        this.options.apiBaseUrl,
+        undefined,
+        {
+          receipts: this.options.receipts,
+        },
+      );
       const ms = Date.now() - started;
       if (result.ran)
         this.options.log?.info(

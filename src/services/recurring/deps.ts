@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ReceiptPolicy } from '../../config/receipts.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import type { PaymentProvider } from '../../infrastructure/payments/provider.js';
 import type { PaymentSimulator } from '../../infrastructure/payments/simulator.js';
@@ -9,6 +10,8 @@ export interface RecurringPolicy {
   retryDelaysDays: number[];
   /** Debits in a row failed after their last try that cancel a plan. */
   cancelAfterFailedDebits: number;
+  /** Who issues the receipts of collected debits (docs/receipts.md); the sample issuer's when not given. */
+  receipts?: ReceiptPolicy;
 }
 
 /** What the recurring-donation services work with. */

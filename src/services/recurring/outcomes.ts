@@ -12,6 +12,8 @@ import { changeMandate } from '../mandates.js';
 import { reverseDisputedDonation } from '../reversals/dispute.js';
 import { recordEvent } from '../webhooks/record-event.js';
 import { CANCEL_REASONS, cancelPlan } from './cancel.js';
+import { SAMPLE_RECEIPT_POLICY, type ReceiptPolicy } from '../../config/receipts.js';
+import { issueAtSettlement } from '../receipts/issue.js';
 import type { RecurringPolicy } from './deps.js';
 import { toDebitRecord } from './records.js';
 
@@ -51,7 +53,7 @@ export async function applyDebitOutcome(
         return 'applied';
       case 'succeeded':
         if (debit.status !== 'processing') return 'stale';
-        await succeed(trx, debit, outcome);
+        await succeed(trx, debit, outcome, context.policy.receipts);
         return 'applied';
       case 'failed':
         if (debit.status !== 'processing') return 'stale';
@@ -82,7 +84,7 @@ function isStale(debit: Debit, outcome: DebitPaymentOutcome): boolean {
 }
 
 /** The collected debit becomes a donation of the partner, collected by the foundation and settled at once. */
-async function succeed(trx: Kysely<DB>, debit: Debit, outcome: DebitPaymentOutcome) {
+async function succeed(trx: Kysely<DB>, debit: Debit, outcome: DebitPaymentOutcome, receipts?: ReceiptPolicy) {
   const at = new Date(outcome.occurredAt * 1000);
   const donationId = await insertCollectedDonation(trx, { debit, referenceId: newDonationReferenceId(), at });
   await updateDebit(trx, debit.id, {
@@ -101,6 +103,8 @@ async function succeed(trx: Kysely<DB>, debit: Debit, outcome: DebitPaymentOutco
   }
   if (plan) planStatus = (await completeIfDone(trx, plan.id)) ?? planStatus;
   await tell(trx, debit.id, 'recurring_donation.debit_succeeded', planStatus);
+  // Settled by the debit: receipted in the same transaction, last (the receipt counter's lock is held to commit).
+  await issueAtSettlement(trx, { donationIds: [donationId] }, receipts ?? SAMPLE_RECEIPT_POLICY, at);
 }
 
 async function fail(

@@ -11,6 +11,7 @@ import {
   lockDonationToReverse,
   type DonationToReverse,
 } from '../../infrastructure/repositories/reversals.js';
+import { reviseAfterReversal } from '../receipts/revise.js';
 import { recordEvent } from '../webhooks/record-event.js';
 import { toReversalRecord } from './records.js';
 
@@ -57,6 +58,8 @@ export async function reverseDonation(
   if (problem) throw new ApiError(problem.startsWith('amount:') ? 'VALIDATION' : 'CONFLICT', problem);
   await addReversed(trx, donation.id, order.amountCents);
   const left = netCents(donation.amount_cents!, donation.reversed_cents + order.amountCents);
+  // The donor's receipt follows the money: voided, and reissued for what is left (docs/receipts.md).
+  await reviseAfterReversal(trx, donation.id, { netCents: left, reason: order.reason });
   await recordEvent(trx, { partnerId: donation.partner_id, environment: donation.environment }, 'donation.reversed', {
     reversal: toReversalRecord(reversal),
     netAmount: formatCents(left),

@@ -5,6 +5,7 @@ import { handleStripeEvent, type StripeEventDeps } from '../../../services/strip
 import type { App } from '../../route-context.js';
 import { errorResponses, successResponse } from '../../schemas/responses.js';
 import { hostServers, type OperationsDeps } from './context.js';
+import { receiptPolicy } from '../../../config/receipts.js';
 
 /** Stripe's events are a few kilobytes; anything much larger is not one. */
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -19,17 +20,9 @@ const Received = Type.Object({
  * the SDK over the raw body (so this route keeps the body as bytes), with STRIPE_WEBHOOK_SECRET and the SDK's
  * default tolerance; a missing or wrong signature is 400 and changes nothing.
  */
-export default async function stripeWebhookRoute(app: App, { config, database, stripe, now }: OperationsDeps) {
-  const deps: StripeEventDeps | null = stripe && {
-    db: database.db,
-    provider: stripe.provider,
-    policy: {
-      retryDelaysDays: retryDelaysDays(config),
-      cancelAfterFailedDebits: config.RECURRING_CANCEL_AFTER_FAILED_DEBITS,
-    },
-    timeZone: config.FOUNDATION_TIME_ZONE,
-    now,
-  };
+export default async function stripeWebhookRoute(app: App, operations: OperationsDeps) {
+  const { config, stripe } = operations;
+  const deps = eventDeps(operations);
   await app.register(async (scoped) => {
     scoped.removeContentTypeParser('application/json');
     scoped.addContentTypeParser(
@@ -78,4 +71,21 @@ export default async function stripeWebhookRoute(app: App, { config, database, s
       },
     );
   });
+}
+
+/** What applying Stripe's events needs: the debits' policy (retries, receipts) and the clock; null without Stripe. */
+function eventDeps({ config, database, stripe, now }: OperationsDeps): StripeEventDeps | null {
+  return (
+    stripe && {
+      db: database.db,
+      provider: stripe.provider,
+      policy: {
+        retryDelaysDays: retryDelaysDays(config),
+        cancelAfterFailedDebits: config.RECURRING_CANCEL_AFTER_FAILED_DEBITS,
+        receipts: receiptPolicy(config),
+      },
+      timeZone: config.FOUNDATION_TIME_ZONE,
+      now,
+    }
+  );
 }

@@ -2,7 +2,7 @@ import { numberToCents, parseDecimalToCents } from '../../../domain/money.js';
 import type { AccountInput, ProductInput } from '../../../infrastructure/repositories/accounts.js';
 import { ACTIVATED } from '../../enrolment.js';
 import type { ImportProblem } from '../operator-errors.js';
-import { isValidAbn, normaliseAbn } from './abn.js';
+import { isValidAbn, normaliseAbn } from '../../../domain/abn.js';
 
 /**
  * Checks that need more than a schema (ABN checksum, amounts, the exact case of "Activated"), shared by the JSON

@@ -1,0 +1,133 @@
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import type { ReceiptRow, ReceiptsTable } from '../db/schema-receipts.js';
+
+/** The terms of issue, as the register names them. */
+export interface IssuerRow {
+  id: string;
+  legal_name: string;
+  abn: string;
+  dgr_statement: string;
+  minimum_cents: number;
+  time_zone: string;
+}
+
+/** The issuer row of these terms, created the first time they are used. */
+export async function issuerId(
+  trx: Kysely<DB>,
+  terms: { legalName: string; abn: string; dgrStatement: string; minimumCents: number; timeZone: string },
+): Promise<string> {
+  const row = await trx
+    .insertInto('receipt_issuers')
+    .values({
+      legal_name: terms.legalName,
+      abn: terms.abn,
+      dgr_statement: terms.dgrStatement,
+      minimum_cents: terms.minimumCents,
+      time_zone: terms.timeZone,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['legal_name', 'abn', 'dgr_statement', 'minimum_cents', 'time_zone'])
+        .doUpdateSet({ legal_name: (eb) => eb.ref('excluded.legal_name') }),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return String(row.id);
+}
+
+export async function findIssuer(db: Kysely<DB>, id: string): Promise<IssuerRow> {
+  const row = await db.selectFrom('receipt_issuers').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return { ...row, id: String(row.id), minimum_cents: Number(row.minimum_cents) };
+}
+
+/** The next `count` numbers of a series' year: the first of them. The counter row stays locked until commit. */
+export async function allocateNumbers(trx: Kysely<DB>, series: string, year: string, count: number): Promise<number> {
+  const { rows } = await sql<{ last_number: number }>`
+    insert into receipt_counters (series, financial_year, last_number) values (${series}, ${year}, ${count})
+    on conflict (series, financial_year) do update set last_number = receipt_counters.last_number + excluded.last_number
+    returning last_number`.execute(trx);
+  return Number(rows[0]!.last_number) - count + 1;
+}
+
+export async function insertReceipt(trx: Kysely<DB>, row: Insertable<ReceiptsTable>): Promise<ReceiptRow> {
+  return trx.insertInto('receipts').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The donation's receipt in force, row-locked: a void or reissue of it is decided once. */
+export function lockReceiptInForce(trx: Kysely<DB>, donationId: string): Promise<ReceiptRow | undefined> {
+  return trx
+    .selectFrom('receipts')
+    .selectAll()
+    .where('donation_id', '=', donationId)
+    .where('voided_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Voids a receipt in force (the only change a receipt ever takes); undefined when it was void already. */
+export function voidReceipt(
+  trx: Kysely<DB>,
+  id: string,
+  voiding: { reason: string; by: string; at?: Date },
+): Promise<ReceiptRow | undefined> {
+  return trx
+    .updateTable('receipts')
+    .set({ voided_at: voiding.at ?? sql<Date>`now()`, void_reason: voiding.reason, voided_by: voiding.by })
+    .where('id', '=', id)
+    .where('voided_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function receiptById(db: Kysely<DB>, id: string): Promise<ReceiptRow | undefined> {
+  return db.selectFrom('receipts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function receiptByNumber(db: Kysely<DB>, number: string): Promise<ReceiptRow | undefined> {
+  return db.selectFrom('receipts').selectAll().where('number', '=', number).executeTakeFirst();
+}
+
+/** Every receipt of a donation, oldest first (by reference id), optionally only a partner's own. */
+export function receiptsOfDonation(
+  db: Kysely<DB>,
+  referenceId: string,
+  owner?: { partnerId: string; environment: string },
+): Promise<ReceiptRow[]> {
+  let query = db.selectFrom('receipts').selectAll().where('donation_reference_id', '=', referenceId);
+  if (owner) query = query.where('partner_id', '=', owner.partnerId).where('environment', '=', owner.environment);
+  return query.orderBy('issued_at').orderBy('sequence').execute();
+}
+
+/** Receipts made out to an e-mail address (any case), newest first. */
+export function receiptsOfEmail(db: Kysely<DB>, email: string, limit: number): Promise<ReceiptRow[]> {
+  return db
+    .selectFrom('receipts')
+    .selectAll()
+    .where(sql<string>`lower(donor_email)`, '=', email.toLowerCase())
+    .orderBy('issued_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** A series' register for one financial year, in number order, a page at a time (keyset on the sequence). */
+export function registerPage(
+  db: Kysely<DB>,
+  filter: { series: string; year: string; after: number; limit: number },
+): Promise<ReceiptRow[]> {
+  return db
+    .selectFrom('receipts')
+    .selectAll()
+    .where('series', '=', filter.series as 'live' | 'sample')
+    .where('financial_year', '=', filter.year)
+    .where('sequence', '>', filter.after)
+    .orderBy('sequence')
+    .limit(filter.limit)
+    .execute();
+}
+
+/** The number of the receipt `id` names (what a reissue replaces). */
+export async function receiptNumberOf(db: Kysely<DB>, id: string | null): Promise<string | null> {
+  if (!id) return null;
+  return (await db.selectFrom('receipts').select('number').where('id', '=', id).executeTakeFirst())?.number ?? null;
+}

@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import type { ReceiptPolicy } from '../../config/receipts.js';
+import { financialYearOf } from '../../domain/financial-year.js';
+import type { DB } from '../../infrastructure/db/schema.js';
+import {
+  issueReceipts,
+  lockSettledDonations,
+  type SettledDonations,
+} from '../../infrastructure/repositories/receipt-issue.js';
+import { issuerId } from '../../infrastructure/repositories/receipts.js';
+
+/**
+ * Issues the receipts of donations just settled, inside the settling transaction (docs/receipts.md, "Issue"): each
+ * settled donation whose net amount reaches RECEIPT_MINIMUM gets one receipt, numbered in the financial year of the
+ * settlement (`settledAt`, else the transaction's time) in the foundation's time zone, and one message in the mail
+ * outbox. Live donations are receipted in the live series, others as samples. Set-based: a 100,000-entry batch is a
+ * handful of statements. Returns how many receipts were issued.
+ */
+export async function issueAtSettlement(
+  trx: Kysely<DB>,
+  settled: SettledDonations,
+  policy: ReceiptPolicy,
+  settledAt?: Date,
+): Promise<number> {
+  if ('donationIds' in settled && settled.donationIds.length === 0) return 0;
+  const now = await lockSettledDonations(trx, settled);
+  const issuedAt = settledAt ?? now;
+  const issuer = await issuerId(trx, {
+    ...policy.issuer,
+    minimumCents: policy.minimumCents,
+    timeZone: policy.timeZone,
+  });
+  return issueReceipts(trx, settled, {
+    issuerId: issuer,
+    minimumCents: policy.minimumCents,
+    timeZone: policy.timeZone,
+    financialYear: financialYearOf(issuedAt, policy.timeZone),
+    issuedAt,
+  });
+}
