@@ -580,6 +580,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/credentials/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate your credential
+         * @description Issues a new pair for the credential you call with and returns its secret once (a retry with the same Idempotency-Key shows it again). The pair you called with keeps working for 14 days (contract section 5.6), then stops; your security contacts are told. At most CREDENTIAL_SELF_ROTATIONS_PER_DAY rotations in 24 hours (429 with Retry-After). A credential already rotated is 409: rotate the new one. For a leaked secret ask the foundation for an emergency rotation (no overlap).
+         */
+        post: operations["rotateCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/clock": {
         parameters: {
             query?: never;
@@ -656,6 +676,26 @@ export interface webhooks {
          * @description Counts and amounts (AUD) by outcome; `data.url` is the full report (GET /remittances/{batchId}).
          */
         post: operations["remittanceCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "remittance.funds_received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The money of remittance entries was received
+         * @description Sent when a bank line of the foundation’s account is matched to entries of a batch (their money was received), or when an operator undoes such a match (`fundsReceived` false). `data.url` is the full report.
+         */
+        post: operations["remittanceFundsReceivedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3929,6 +3969,8 @@ export interface operations {
                      *             "entriesDone": 2,
                      *             "entriesTotal": 2
                      *           },
+                     *           "reversedAmount": 0,
+                     *           "owedBack": 0,
                      *           "entries": [
                      *             {
                      *               "index": 0,
@@ -4014,6 +4056,10 @@ export interface operations {
                                     entriesDone: number;
                                     entriesTotal: number;
                                 };
+                                /** @description AUD taken back by reversals of the donations this batch settled, whether made before their settlement (the entry then carried the net amount) or after it. */
+                                reversedAmount: number;
+                                /** @description Of reversedAmount, AUD reversed after settlement and not yet repaid: what the foundation owes back. */
+                                owedBack: number;
                                 /** @description This page of the entries that pass `outcome`, in index order. */
                                 entries: {
                                     /** @description Index of the entry in the posted `remittances` array. */
@@ -4026,6 +4072,10 @@ export interface operations {
                                     outcome: ("matched" | "amount_mismatch" | "unknown_donation" | "foreign_donation" | "already_settled" | "reversed_donation" | "duplicate_bank_reference") | null;
                                     /** @description Why, in words: which donations, which amounts. */
                                     detail: string | null;
+                                    /** @description Whether a line of the foundation’s bank statement was matched to this entry: its money arrived. */
+                                    fundsReceived: boolean;
+                                    /** @description When that match was made; null while the money is not received. */
+                                    fundsReceivedAt: string | null;
                                 }[];
                                 /** @description Opaque: pass it as `cursor` (with the same other parameters) for the next page. Null on the last page. */
                                 nextCursor: string | null;
@@ -4794,7 +4844,7 @@ export interface operations {
                      *       "*"
                      *     ]
                      */
-                    events: ("*" | "mandate.updated" | "remittance.completed" | "recurring_donation.debit_succeeded" | "recurring_donation.debit_failed" | "recurring_donation.canceled" | "donation.reversed")[];
+                    events: ("*" | "mandate.updated" | "remittance.completed" | "remittance.funds_received" | "recurring_donation.debit_succeeded" | "recurring_donation.debit_failed" | "recurring_donation.canceled" | "donation.reversed")[];
                 };
             };
         };
@@ -6192,6 +6242,35 @@ export interface operations {
                                             };
                                         };
                                         /** @description GET it for the outcome of every entry. */
+                                        url: string;
+                                    };
+                                } | {
+                                    /** @description Also the `webhook-id` header: the same on every retry and replay. */
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "remittance.funds_received";
+                                    /**
+                                     * Format: date-time
+                                     * @description When the event happened.
+                                     */
+                                    timestamp: string;
+                                    /** @description Per partner, increasing: order events by it, not by arrival. */
+                                    sequence: number;
+                                    data: {
+                                        /** Format: uuid */
+                                        batchId: string;
+                                        /** @description The entries whose state changed, at most 1,000 per event (more come in further events). */
+                                        entries: {
+                                            /** @description Index of the entry in the posted `remittances` array. */
+                                            index: number;
+                                            bankReferenceId: string;
+                                            /** @description AUD. */
+                                            amount: number;
+                                            /** @description False when an operator undid the match that received it. */
+                                            fundsReceived: boolean;
+                                            fundsReceivedAt: string | null;
+                                        }[];
+                                        /** @description GET it for every entry with its `fundsReceived`. */
                                         url: string;
                                     };
                                 } | {
@@ -8394,6 +8473,191 @@ export interface operations {
             };
         };
     };
+    rotateCredential: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string unique per logical operation. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new pair. */
+            201: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description `true` when this is the stored response of an earlier request (same Idempotency-Key or transaction.id). */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/credentials",
+                     *       "data": {
+                     *         "items": {
+                     *           "clientId": "sit_6n5rjj4s2dx76x5k74gg",
+                     *           "clientSecret": "FFGF8812QJ0Y0K2M4N6P8R0T2V4X6Z8B0D2F4H6J8K0M2P4R6T8V",
+                     *           "previousClientId": "sit_9yy6ww5c4fajyd18372f",
+                     *           "previousExpiresAt": "2026-12-11T09:30:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /credentials
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                /** @description The new pair’s client id. */
+                                clientId: string;
+                                /** @description The new secret: shown here only (and to a retry with the same key). */
+                                clientSecret: string;
+                                /** @description The pair you called with. */
+                                previousClientId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description It keeps working until then (14 days).
+                                 */
+                                previousExpiresAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. */
+            400: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAUTHORIZED: Credentials missing or wrong (the body never says which), or a channel the partner was not issued. */
+            401: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:CONFLICT: The same Idempotency-Key (or transaction.id) was used earlier with a different body. */
+            409: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:RATE_LIMIT: The partner’s request quota for the window is used up: retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNKNOWN: A bug: no internals in the body; the log has them under the correlation id. Retry with backoff. */
+            500: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getSandboxClock: {
         parameters: {
             query?: never;
@@ -8910,6 +9174,64 @@ export interface operations {
                             };
                         };
                         /** @description GET it for the outcome of every entry. */
+                        url: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered. Anything else (or no answer within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    remittanceFundsReceivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse messages more than 5 minutes old or ahead. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` (Standard Webhooks); two during a secret rotation. Accept if any matches. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Also the `webhook-id` header: the same on every retry and replay. */
+                    id: string;
+                    /** @constant */
+                    type: "remittance.funds_received";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @description Per partner, increasing: order events by it, not by arrival. */
+                    sequence: number;
+                    data: {
+                        /** Format: uuid */
+                        batchId: string;
+                        /** @description The entries whose state changed, at most 1,000 per event (more come in further events). */
+                        entries: {
+                            /** @description Index of the entry in the posted `remittances` array. */
+                            index: number;
+                            bankReferenceId: string;
+                            /** @description AUD. */
+                            amount: number;
+                            /** @description False when an operator undid the match that received it. */
+                            fundsReceived: boolean;
+                            fundsReceivedAt: string | null;
+                        }[];
+                        /** @description GET it for every entry with its `fundsReceived`. */
                         url: string;
                     };
                 };

@@ -15,6 +15,7 @@ const SubscribableEvent = Type.Union(
     Type.Literal(ALL_EVENTS),
     Type.Literal('mandate.updated'),
     Type.Literal('remittance.completed'),
+    Type.Literal('remittance.funds_received'),
     Type.Literal('recurring_donation.debit_succeeded'),
     Type.Literal('recurring_donation.debit_failed'),
     Type.Literal('recurring_donation.canceled'),
@@ -104,6 +105,22 @@ export const RemittanceCompletedData = Type.Object({
   url: Type.String({ description: 'GET it for the outcome of every entry.' }),
 });
 
+/** Entries of a batch whose money a bank line was found to pay (or, after an operator's correction, no longer). */
+export const FundsReceivedData = Type.Object({
+  batchId: Type.String({ format: 'uuid' }),
+  entries: Type.Array(
+    Type.Object({
+      index: Type.Integer({ description: 'Index of the entry in the posted `remittances` array.' }),
+      bankReferenceId: Type.String(),
+      amount: Type.Number({ description: 'AUD.' }),
+      fundsReceived: Type.Boolean({ description: 'False when an operator undid the match that received it.' }),
+      fundsReceivedAt: Nullable(DateTime),
+    }),
+    { description: 'The entries whose state changed, at most 1,000 per event (more come in further events).' },
+  ),
+  url: Type.String({ description: 'GET it for every entry with its `fundsReceived`.' }),
+});
+
 export const WebhookTestData = Type.Object({ endpointId: Type.String({ format: 'uuid' }), message: Type.String() });
 
 /** An event as GET /events lists it and as the body of its webhook. */
@@ -140,6 +157,7 @@ export const DonationReversedData = Type.Object({
 export const EventRecord = Type.Union([
   EventOf('mandate.updated', MandateRecord),
   EventOf('remittance.completed', RemittanceCompletedData),
+  EventOf('remittance.funds_received', FundsReceivedData),
   EventOf('recurring_donation.debit_succeeded', DebitEventData),
   EventOf('recurring_donation.debit_failed', DebitEventData),
   EventOf('recurring_donation.canceled', RecurringCanceledData),

@@ -3,6 +3,7 @@
 export const EVENT_TYPES = [
   'mandate.updated',
   'remittance.completed',
+  'remittance.funds_received',
   'recurring_donation.debit_succeeded',
   'recurring_donation.debit_failed',
   'recurring_donation.canceled',

@@ -121,15 +121,17 @@ describe('GET /remittances/{batchId} with Accept: text/csv', () => {
       if (hasControls(ref)) await storeLegacyEntry(id, position, { bank_reference_id: ref });
     const before = await csvOf(id);
     expect(before.statusCode).toBe(200);
-    // Pending entries have empty outcome and detail; a quote inside a cell is doubled, the cell quoted (RFC 4180).
-    expect(before.body.split('\r\n')[1]).toBe(`0,"'=HYPERLINK(""http://evil"")",0.50,'=1+1;DON-B,,`);
+    // Pending entries have empty outcome and detail, and money not yet received; a quote inside a cell is doubled, the cell quoted (RFC 4180).
+    expect(before.body.split('\r\n')[1]).toBe(`0,"'=HYPERLINK(""http://evil"")",0.50,'=1+1;DON-B,,,false`);
     await t.reconcile();
 
     const response = await csvOf(id);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe(`attachment; filename="remittance-${id}.csv"`);
-    expect(response.body.startsWith('index,bankReferenceId,amount,donationIds,outcome,detail\r\n')).toBe(true);
+    expect(response.body.startsWith('index,bankReferenceId,amount,donationIds,outcome,detail,fundsReceived\r\n')).toBe(
+      true,
+    );
     const rows = parseStrictly(response.body);
     expect(rows.map((r) => r.bankReferenceId)).toEqual([
       ...hostile.map((h) => `'${h}`.replace("'a,b", 'a,b')),
@@ -142,6 +144,7 @@ describe('GET /remittances/{batchId} with Accept: text/csv', () => {
       donationIds: `'=1+1;DON-B`,
       outcome: 'unknown_donation',
       detail: 'Unknown donation ids: =1+1, DON-B.',
+      fundsReceived: 'false',
     });
     expect(rows.at(-1)).toMatchObject({ index: '7', amount: '12.30', donationIds: donation, outcome: 'matched' });
     // No cell a spreadsheet would evaluate.

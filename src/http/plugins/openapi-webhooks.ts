@@ -5,6 +5,7 @@ import {
   DebitEventData,
   DonationReversedData,
   EventOf,
+  FundsReceivedData,
   RecurringCanceledData,
   RemittanceCompletedData,
   WebhookTestData,
@@ -70,6 +71,13 @@ export const openApiWebhooks = {
     'A remittance batch was reconciled',
     'Counts and amounts (AUD) by outcome; `data.url` is the full report (GET /remittances/{batchId}).',
     EventOf('remittance.completed', RemittanceCompletedData),
+  ),
+  'remittance.funds_received': webhook(
+    'remittanceFundsReceivedEvent',
+    'The money of remittance entries was received',
+    'Sent when a bank line of the foundation’s account is matched to entries of a batch (their money was received), ' +
+      'or when an operator undoes such a match (`fundsReceived` false). `data.url` is the full report.',
+    EventOf('remittance.funds_received', FundsReceivedData),
   ),
   'recurring_donation.debit_succeeded': webhook(
     'debitSucceededEvent',

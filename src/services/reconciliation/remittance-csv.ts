@@ -10,12 +10,21 @@ import {
   type Owner,
 } from '../../infrastructure/repositories/remittance-report-pages.js';
 import type { EntryRow } from '../../infrastructure/repositories/remittance-reports.js';
+import type { FundsReceivedColumn } from '../../infrastructure/repositories/funds-received-column.js';
 import { openReadOnlySnapshot, readReportSnapshot } from '../../infrastructure/repositories/report-snapshot.js';
 import { csvText } from './csv-text.js';
 import { asSeenBy, entryFilter, notFound } from './remittance-report.js';
 
 /** The partner's CSV file of a batch (GET /remittances/{batchId} with Accept: text/csv, and the CLI's export). */
-export const REPORT_CSV_COLUMNS = ['index', 'bankReferenceId', 'amount', 'donationIds', 'outcome', 'detail'] as const;
+export const REPORT_CSV_COLUMNS = [
+  'index',
+  'bankReferenceId',
+  'amount',
+  'donationIds',
+  'outcome',
+  'detail',
+  'fundsReceived',
+] as const;
 
 /** Rows per read: large enough that round trips do not dominate, small enough that memory stays flat. */
 const CHUNK_ROWS = 5000;
@@ -28,7 +37,7 @@ export function neutraliseCell(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-export function reportCsvRecord(entry: EntryRow | ExportEntryRow): string[] {
+export function reportCsvRecord(entry: (EntryRow | ExportEntryRow) & Partial<FundsReceivedColumn>): string[] {
   const ids = entry.donation_ids;
   return [
     String(entry.position),
@@ -37,6 +46,8 @@ export function reportCsvRecord(entry: EntryRow | ExportEntryRow): string[] {
     typeof ids === 'string' ? ids : ids.join(';'),
     entry.outcome ?? '',
     entry.outcome_detail ?? '',
+    // Empty where the reader did not look (an export across batches); docs/bank-statements.md.
+    entry.funds_received_at === undefined ? '' : String(entry.funds_received_at !== null),
   ].map(neutraliseCell);
 }
 

@@ -1,0 +1,121 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+
+/** What operators list: lines, money expected and not received, suggestions and matches (docs/bank-statements.md). */
+
+export interface LineRow {
+  id: string;
+  file_name: string;
+  line_no: number;
+  account: string;
+  booked_on: string;
+  credit: boolean;
+  amount_cents: string;
+  description: string;
+  reference: string | null;
+  match_id: string | null;
+}
+
+/** Newest first; `unmatched`: credit lines that pay nothing, oldest first (the longest waiting). */
+export async function listLines(db: Kysely<DB>, options: { unmatched: boolean; limit: number }): Promise<LineRow[]> {
+  const { rows } = await sql<LineRow>`
+    select l.id, s.file_name, l.line_no, l.account, l.booked_on, l.credit, l.amount_cents, l.description, l.reference,
+           (select ml.match_id from bank_match_lines ml where ml.line_id = l.id and ml.active) as match_id
+    from bank_lines l join bank_statements s on s.id = l.statement_id
+    where ${options.unmatched ? sql`l.credit and not exists (select 1 from bank_match_lines ml where ml.line_id = l.id and ml.active)` : sql`true`}
+    order by ${options.unmatched ? sql`l.booked_on, l.id` : sql`l.booked_on desc, l.id desc`}
+    limit ${options.limit}`.execute(db);
+  return rows;
+}
+
+export interface UnpaidEntryRow {
+  batch_id: string;
+  position: number;
+  bank_reference_id: string;
+  amount_cents: string;
+  partner_name: string;
+  created_at: Date;
+}
+
+/** `matched` entries whose money no match received, the oldest batch first. */
+export async function listUnpaidEntries(db: Kysely<DB>, limit: number): Promise<UnpaidEntryRow[]> {
+  const { rows } = await sql<UnpaidEntryRow>`
+    select e.batch_id, e.position, e.bank_reference_id, e.amount_cents, p.name as partner_name, b.created_at
+    from remittance_batches b
+    join partners p on p.id = b.partner_id
+    join remittance_entries e on e.batch_id = b.id and e.outcome = 'matched'
+    where not exists (select 1 from bank_match_entries me
+                      where me.batch_id = e.batch_id and me.position = e.position and me.active)
+    order by b.created_at, e.batch_id, e.position
+    limit ${limit}`.execute(db);
+  return rows;
+}
+
+export interface SuggestionRow {
+  id: string;
+  rule: string;
+  score: number;
+  reasons: string;
+  line_cents: string;
+  entry_cents: string;
+  lines: { id: number; booked_on: string; amount_cents: number; description: string; reference: string | null }[];
+  entries: {
+    batch_id: string;
+    position: number;
+    bank_reference_id: string;
+    amount_cents: number;
+    partner_name: string;
+    created_at: string;
+  }[];
+}
+
+/** Open suggestions, best first, each with its lines and entries. */
+export async function listOpenSuggestions(db: Kysely<DB>, limit: number): Promise<SuggestionRow[]> {
+  const { rows } = await sql<SuggestionRow>`
+    select s.id, s.rule, s.score, s.reasons, s.line_cents, s.entry_cents,
+      (select coalesce(jsonb_agg(jsonb_build_object('id', l.id, 'booked_on', l.booked_on, 'amount_cents', l.amount_cents,
+                'description', l.description, 'reference', l.reference) order by l.id), '[]')
+       from bank_lines l where l.id = any(s.line_ids)) as lines,
+      (select coalesce(jsonb_agg(jsonb_build_object('batch_id', e.batch_id, 'position', e.position,
+                'bank_reference_id', e.bank_reference_id, 'amount_cents', e.amount_cents, 'partner_name', p.name,
+                'created_at', b.created_at) order by e.batch_id, e.position), '[]')
+       from unnest(s.entry_keys) as k(key)
+       join remittance_entries e on e.batch_id = split_part(k.key, ':', 1)::uuid
+                                and e.position = split_part(k.key, ':', 2)::integer
+       join remittance_batches b on b.id = e.batch_id
+       join partners p on p.id = b.partner_id) as entries
+    from bank_suggestions s
+    where s.status = 'open'
+    order by s.score desc, s.id
+    limit ${limit}`.execute(db);
+  return rows;
+}
+
+export interface MatchRow {
+  id: string;
+  method: string;
+  rule: string;
+  line_cents: string;
+  entry_cents: string;
+  decided_by: string;
+  decided_at: Date;
+  unmatched_by: string | null;
+  unmatched_at: Date | null;
+  unmatch_reason: string | null;
+  line_ids: string[];
+  entry_keys: string[];
+}
+
+/** Matches newest first, undone ones included. */
+export async function listMatches(db: Kysely<DB>, limit: number): Promise<MatchRow[]> {
+  const { rows } = await sql<MatchRow>`
+    select m.id, m.method, m.rule, m.line_cents, m.entry_cents, m.decided_by, m.decided_at, m.unmatched_by,
+           m.unmatched_at, m.unmatch_reason,
+           array(select ml.line_id::text from bank_match_lines ml where ml.match_id = m.id order by ml.line_id) as line_ids,
+           array(select me.batch_id || ':' || me.position from bank_match_entries me where me.match_id = m.id
+                 order by me.batch_id, me.position) as entry_keys
+    from bank_matches m
+    order by m.id desc
+    limit ${limit}`.execute(db);
+  return rows;
+}

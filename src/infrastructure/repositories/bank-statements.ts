@@ -1,0 +1,149 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+
+/**
+ * Writes of a bank statement import and the automatic matching (docs/bank-statements.md): a fixed number of
+ * statements per chunk of lines, never one per line.
+ */
+
+export interface LineToStore {
+  lineNo: number;
+  account: string;
+  bookedOn: string;
+  valueOn: string | null;
+  credit: boolean;
+  amountCents: number;
+  description: string;
+  reference: string | null;
+  bankRef: string | null;
+  tokens: string[];
+  dedupeKey: string;
+}
+
+/** Rows per insert: a few megabytes of JSON at most, well inside what one statement should carry. */
+const CHUNK = 5000;
+
+/** Serialises imports, matching runs and operators' decisions: each reads what is open and then claims it. */
+export async function lockBankMatching(trx: Kysely<DB>): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended('bank-matching', 0))`.execute(trx);
+}
+
+export async function findStatementByHash(db: Kysely<DB>, sha256: string) {
+  return db
+    .selectFrom('bank_statements')
+    .select(['id', 'file_name', 'imported_at', 'imported_by'])
+    .where('file_sha256', '=', sha256)
+    .executeTakeFirst();
+}
+
+export async function insertStatement(
+  db: Kysely<DB>,
+  row: { fileName: string; sha256: string; format: 'camt053' | 'csv'; layout: string; statementRef: string | null },
+  counts: { read: number; importedBy: string; at: Date },
+): Promise<string> {
+  const { id } = await db
+    .insertInto('bank_statements')
+    .values({
+      file_name: row.fileName,
+      file_sha256: row.sha256,
+      format: row.format,
+      layout: row.layout,
+      statement_ref: row.statementRef,
+      lines_read: counts.read,
+      lines_added: 0,
+      imported_by: counts.importedBy,
+      imported_at: counts.at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/**
+ * Adds the lines no earlier statement holds (dedupe_key), CHUNK rows a statement, and records how many were added.
+ * Returns that number.
+ */
+export async function insertNewLines(db: Kysely<DB>, statementId: string, lines: readonly LineToStore[]) {
+  let added = 0;
+  for (let from = 0; from < lines.length; from += CHUNK) {
+    const rows = lines.slice(from, from + CHUNK).map((l) => ({
+      n: l.lineNo,
+      a: l.account,
+      b: l.bookedOn,
+      v: l.valueOn,
+      c: l.credit,
+      m: l.amountCents,
+      d: l.description,
+      r: l.reference,
+      x: l.bankRef,
+      t: l.tokens,
+      k: l.dedupeKey,
+    }));
+    const result = await sql`
+      insert into bank_lines (statement_id, line_no, account, booked_on, value_on, credit, amount_cents, description,
+                              reference, bank_ref, tokens, dedupe_key)
+      select ${statementId}::uuid, r.n, r.a, r.b, r.v, r.c, r.m, r.d, r.r, r.x,
+             array(select jsonb_array_elements_text(r.t)), r.k
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        as r(n integer, a text, b text, v text, c boolean, m bigint, d text, r text, x text, t jsonb, k text)
+      on conflict (dedupe_key) do nothing`.execute(db);
+    added += Number(result.numAffectedRows ?? 0);
+  }
+  await db.updateTable('bank_statements').set({ lines_added: added }).where('id', '=', statementId).execute();
+  return added;
+}
+
+/** An entry whose money a bank line was found to pay, with what its partner is told. */
+export interface ReceivedEntry {
+  batch_id: string;
+  position: number;
+  bank_reference_id: string;
+  amount_cents: string | number;
+  partner_id: string;
+  environment: string;
+}
+
+/**
+ * The automatic rule, in one statement: a credit line never matched before whose words hold exactly one open
+ * entry's bank reference with the same amount, that entry being held so by no other such line, pays it. Each pair
+ * becomes a match with its two links; the entries received are returned.
+ */
+export async function matchByReference(trx: Kysely<DB>, at: Date): Promise<ReceivedEntry[]> {
+  const { rows } = await sql<ReceivedEntry>`
+    with candidates as (
+      select l.id as line_id, e.batch_id, e.position, e.amount_cents, e.bank_reference_id
+      from bank_lines l
+      cross join lateral unnest(l.tokens) as t(token)
+      join remittance_entries e
+        on upper(e.bank_reference_id) = t.token and e.outcome = 'matched' and e.amount_cents = l.amount_cents
+      where l.credit
+        and not exists (select 1 from bank_match_lines ml where ml.line_id = l.id)
+        and not exists (select 1 from bank_match_entries me
+                        where me.batch_id = e.batch_id and me.position = e.position and me.active)
+    ),
+    counted as (
+      select c.*, count(*) over (partition by c.line_id) as per_line,
+             count(*) over (partition by c.batch_id, c.position) as per_entry
+      from candidates c
+    ),
+    pairs as materialized (
+      select nextval(pg_get_serial_sequence('bank_matches', 'id')) as match_id, line_id, batch_id, position,
+             amount_cents, bank_reference_id
+      from counted where per_line = 1 and per_entry = 1
+    ),
+    matches as (
+      insert into bank_matches (id, method, rule, line_cents, entry_cents, decided_by, decided_at)
+      select match_id, 'automatic', 'reference', amount_cents, amount_cents, 'system', ${at} from pairs
+    ),
+    line_links as (
+      insert into bank_match_lines (match_id, line_id, amount_cents) select match_id, line_id, amount_cents from pairs
+    ),
+    entry_links as (
+      insert into bank_match_entries (match_id, batch_id, position, amount_cents, received_at)
+      select match_id, batch_id, position, amount_cents, ${at} from pairs
+    )
+    select p.batch_id, p.position, p.bank_reference_id, p.amount_cents, b.partner_id, b.environment
+    from pairs p join remittance_batches b on b.id = p.batch_id
+    order by p.batch_id, p.position`.execute(trx);
+  return rows;
+}

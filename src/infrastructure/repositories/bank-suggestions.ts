@@ -1,0 +1,132 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+
+/** What suggestions are made from, and the suggestions themselves (docs/bank-statements.md, "Suggestions"). */
+
+export interface OpenLineRow {
+  id: string | number;
+  booked_on: string;
+  amount_cents: string | number;
+  tokens: string[];
+}
+
+/** Credit lines that pay nothing at the moment. */
+export async function unmatchedCreditLines(db: Kysely<DB>): Promise<OpenLineRow[]> {
+  return db
+    .selectFrom('bank_lines as l')
+    .select(['l.id', 'l.booked_on', 'l.amount_cents', 'l.tokens'])
+    .where('l.credit', '=', true)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('bank_match_lines as ml')
+            .select(sql`1`.as('one'))
+            .whereRef('ml.line_id', '=', 'l.id')
+            .where('ml.active', '=', true),
+        ),
+      ),
+    )
+    .orderBy('l.id')
+    .execute();
+}
+
+export interface OpenEntryRow {
+  batch_id: string;
+  position: number;
+  bank_reference_id: string;
+  amount_cents: string | number;
+  created_at: Date;
+}
+
+/** Money expected and not received: `matched` entries of batches received in [from, to) that no match holds. */
+export async function openEntriesReceivedBetween(db: Kysely<DB>, from: Date, to: Date): Promise<OpenEntryRow[]> {
+  const { rows } = await sql<OpenEntryRow>`
+    select e.batch_id, e.position, e.bank_reference_id, e.amount_cents, b.created_at
+    from remittance_batches b
+    join remittance_entries e on e.batch_id = b.id and e.outcome = 'matched'
+    where b.created_at >= ${from} and b.created_at < ${to}
+      and not exists (select 1 from bank_match_entries me
+                      where me.batch_id = e.batch_id and me.position = e.position and me.active)
+    order by b.created_at, e.batch_id, e.position`.execute(db);
+  return rows;
+}
+
+export async function rejectedSignatures(db: Kysely<DB>): Promise<Set<string>> {
+  const rows = await db.selectFrom('bank_suggestions').select('signature').where('status', '=', 'rejected').execute();
+  return new Set(rows.map((r) => r.signature));
+}
+
+export interface SuggestionToStore {
+  rule: string;
+  lineIds: number[];
+  entryKeys: string[];
+  signature: string;
+  score: number;
+  reasons: string;
+  lineCents: number;
+  entryCents: number;
+}
+
+/** Open suggestions are a result of the last run: replaced whole, in two statements per chunk. */
+export async function replaceOpenSuggestions(db: Kysely<DB>, suggestions: readonly SuggestionToStore[], at: Date) {
+  await db.deleteFrom('bank_suggestions').where('status', '=', 'open').execute();
+  for (let from = 0; from < suggestions.length; from += 5000) {
+    const rows = suggestions.slice(from, from + 5000).map((s) => ({ ...s, at }));
+    await sql`
+      insert into bank_suggestions (rule, line_ids, entry_keys, signature, score, reasons, line_cents, entry_cents, created_at)
+      select r."rule", array(select jsonb_array_elements_text(r."lineIds"))::bigint[],
+             array(select jsonb_array_elements_text(r."entryKeys")), r.signature, r.score, r.reasons,
+             r."lineCents", r."entryCents", r."at"
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r("rule" text, "lineIds" jsonb, "entryKeys" jsonb,
+        signature text, score integer, reasons text, "lineCents" bigint, "entryCents" bigint, "at" timestamptz)`.execute(
+      db,
+    );
+  }
+}
+
+/** A suggestion, row-locked until the decision on it commits. */
+export async function lockSuggestion(trx: Kysely<DB>, id: number) {
+  return trx.selectFrom('bank_suggestions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function decideSuggestion(
+  trx: Kysely<DB>,
+  id: number,
+  decision: { status: 'confirmed' | 'rejected'; by: string; at: Date; reason: string | null },
+) {
+  await trx
+    .updateTable('bank_suggestions')
+    .set({ status: decision.status, decided_by: decision.by, decided_at: decision.at, reason: decision.reason })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Open suggestions that name any of these lines or entries: a match made of them settles them all. */
+export async function dropOpenSuggestionsTouching(trx: Kysely<DB>, lineIds: number[], entryKeys: string[]) {
+  await sql`delete from bank_suggestions
+    where status = 'open' and (line_ids && ${lineIds}::bigint[] or entry_keys && ${entryKeys}::text[])`.execute(trx);
+}
+
+/** Remembers lines and entries an operator said do not belong together (a match undone). */
+export async function insertRejection(
+  trx: Kysely<DB>,
+  row: SuggestionToStore & { by: string; at: Date; reason: string },
+) {
+  await trx
+    .insertInto('bank_suggestions')
+    .values({
+      rule: row.rule,
+      line_ids: row.lineIds,
+      entry_keys: row.entryKeys,
+      signature: row.signature,
+      score: row.score,
+      reasons: row.reasons,
+      line_cents: row.lineCents,
+      entry_cents: row.entryCents,
+      status: 'rejected',
+      decided_by: row.by,
+      decided_at: row.at,
+      reason: row.reason,
+    })
+    .execute();
+}

@@ -1,0 +1,112 @@
+import { extname } from 'node:path';
+import type { BankMatchingSettings } from '../../config/index.js';
+import { tokensOf } from '../../domain/bank-line.js';
+import {
+  findStatementByHash,
+  insertNewLines,
+  insertStatement,
+  lockBankMatching,
+} from '../../infrastructure/repositories/bank-statements.js';
+import { AuditActions, audit } from '../operators/audit.js';
+import { inTransaction, type OperatorContext } from '../operators/context.js';
+import { ImportRejectedError, InvalidInputError } from '../operators/operator-errors.js';
+import { layoutFromMapping, PRESETS, type PresetName } from './csv-layouts.js';
+import { runMatching, type MatchingRun } from './matching.js';
+import { parseCamt053 } from './parse-camt053.js';
+import { parseCsvStatement } from './parse-csv.js';
+import { dedupeKeys, sha256, type ParsedStatement } from './statement-lines.js';
+
+export interface StatementImport {
+  fileName: string;
+  content: string;
+  /** For a CSV file: a preset, or a mapping file's name and content. */
+  preset?: PresetName;
+  mapping?: { fileName: string; content: string };
+  /** The account of a CSV layout without an account column. */
+  account?: string;
+}
+
+export interface ImportResult extends Partial<MatchingRun> {
+  file: string;
+  format: 'camt053' | 'csv';
+  layout: string;
+  /** The same file was imported before: nothing was added. */
+  alreadyImported: { at: Date; by: string } | null;
+  statementId: string | null;
+  linesRead: number;
+  linesAdded: number;
+  /** Lines an earlier, overlapping statement already holds. */
+  duplicates: number;
+  /** camt.053 entries not booked yet (pending), left out. */
+  skipped: number;
+}
+
+/**
+ * Imports a bank statement (camt.053, or CSV through a preset or a mapping) and matches it, all in one transaction.
+ * A file with any bad line is refused whole, every problem named by line and field; the same file again adds
+ * nothing; lines an overlapping statement already brought are not added again (docs/bank-statements.md).
+ */
+export async function importStatement(
+  ctx: OperatorContext,
+  settings: BankMatchingSettings,
+  request: StatementImport,
+): Promise<ImportResult> {
+  const { format, layout, parsed } = parse(request);
+  if (parsed.problems.length === 0 && parsed.lines.length === 0 && parsed.skipped === 0)
+    parsed.problems.push({ row: 'file', field: '(file)', message: 'holds no bank lines' });
+  if (parsed.problems.length > 0) throw new ImportRejectedError(request.fileName, parsed.problems);
+  const hash = sha256(request.content);
+  const result = { file: request.fileName, format, layout, linesRead: parsed.lines.length, skipped: parsed.skipped };
+  return inTransaction(ctx, async (tx) => {
+    await lockBankMatching(tx.db);
+    const earlier = await findStatementByHash(tx.db, hash);
+    if (earlier)
+      return {
+        ...result,
+        alreadyImported: { at: new Date(earlier.imported_at), by: earlier.imported_by },
+        statementId: earlier.id,
+        linesAdded: 0,
+        duplicates: parsed.lines.length,
+      };
+    const at = ctx.now();
+    const source = { fileName: request.fileName, sha256: hash, format, layout, statementRef: parsed.statementRef };
+    const statementId = await insertStatement(tx.db, source, {
+      read: parsed.lines.length,
+      importedBy: ctx.operator,
+      at,
+    });
+    const keys = dedupeKeys(parsed.lines);
+    const lines = parsed.lines.map((l, i) => ({
+      ...l,
+      tokens: tokensOf(l.reference, l.description),
+      dedupeKey: keys[i]!,
+    }));
+    const linesAdded = await insertNewLines(tx.db, statementId, lines);
+    const run = await runMatching(tx.db, settings, at);
+    const imported = {
+      ...result,
+      alreadyImported: null,
+      statementId,
+      linesAdded,
+      duplicates: lines.length - linesAdded,
+      ...run,
+    };
+    await audit(tx, AuditActions.bankImport, statementId, { ...imported, alreadyImported: undefined });
+    return imported;
+  });
+}
+
+function parse(request: StatementImport): { format: 'camt053' | 'csv'; layout: string; parsed: ParsedStatement } {
+  const extension = extname(request.fileName).toLowerCase();
+  if (!request.preset && !request.mapping) {
+    if (extension === '.xml' || extension === '.053' || request.content.trimStart().startsWith('<'))
+      return { format: 'camt053', layout: 'camt.053', parsed: parseCamt053(request.content) };
+    throw new InvalidInputError(
+      `${request.fileName} is not XML: a CSV statement needs --preset (${Object.keys(PRESETS).join(', ')}) or --mapping <file.json>.`,
+    );
+  }
+  const layout = request.mapping
+    ? layoutFromMapping(request.mapping.fileName, request.mapping.content)
+    : PRESETS[request.preset!];
+  return { format: 'csv', layout: layout.name, parsed: parseCsvStatement(request.content, layout, request.account) };
+}

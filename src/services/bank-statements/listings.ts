@@ -1,0 +1,138 @@
+import type { BankMatchingSettings } from '../../config/index.js';
+import { daysApart } from '../../domain/bank-matching.js';
+import { dateIn } from '../../domain/calendar-date.js';
+import {
+  listLines,
+  listMatches,
+  listOpenSuggestions,
+  listUnpaidEntries,
+} from '../../infrastructure/repositories/bank-listings.js';
+import type { OperatorContext } from '../operators/context.js';
+
+/** What `fundraiser-admin bank …` and the console's bank pages list, with ages in days (docs/bank-statements.md). */
+
+type Clock = Pick<BankMatchingSettings, 'timeZone'>;
+
+const today = (ctx: OperatorContext, clock: Clock) => dateIn(ctx.now(), clock.timeZone);
+
+export interface BankLine {
+  id: number;
+  file: string;
+  lineNo: number;
+  account: string;
+  bookedOn: string;
+  ageDays: number;
+  direction: 'credit' | 'debit';
+  amountCents: number;
+  description: string;
+  reference: string | null;
+  matchId: number | null;
+}
+
+export async function bankLines(
+  ctx: OperatorContext,
+  clock: Clock,
+  options: { unmatched: boolean; limit: number },
+): Promise<BankLine[]> {
+  const now = today(ctx, clock);
+  return (await listLines(ctx.db, options)).map((l) => ({
+    id: Number(l.id),
+    file: l.file_name,
+    lineNo: l.line_no,
+    account: l.account,
+    bookedOn: l.booked_on,
+    ageDays: daysApart(now, l.booked_on),
+    direction: l.credit ? 'credit' : 'debit',
+    amountCents: Number(l.amount_cents),
+    description: l.description,
+    reference: l.reference,
+    matchId: l.match_id === null ? null : Number(l.match_id),
+  }));
+}
+
+export interface UnpaidEntry {
+  batchId: string;
+  index: number;
+  bankReferenceId: string;
+  amountCents: number;
+  partner: string;
+  receivedAt: Date;
+  ageDays: number;
+}
+
+export async function unpaidEntries(ctx: OperatorContext, clock: Clock, limit: number): Promise<UnpaidEntry[]> {
+  const now = today(ctx, clock);
+  return (await listUnpaidEntries(ctx.db, limit)).map((e) => ({
+    batchId: e.batch_id,
+    index: e.position,
+    bankReferenceId: e.bank_reference_id,
+    amountCents: Number(e.amount_cents),
+    partner: e.partner_name,
+    receivedAt: new Date(e.created_at),
+    ageDays: daysApart(now, dateIn(new Date(e.created_at), clock.timeZone)),
+  }));
+}
+
+export interface OpenSuggestion {
+  id: number;
+  rule: string;
+  score: number;
+  reasons: string;
+  lineCents: number;
+  entryCents: number;
+  lines: { id: number; bookedOn: string; amountCents: number; description: string; reference: string | null }[];
+  entries: { batchId: string; index: number; bankReferenceId: string; amountCents: number; partner: string }[];
+}
+
+export async function openSuggestions(ctx: OperatorContext, limit: number): Promise<OpenSuggestion[]> {
+  return (await listOpenSuggestions(ctx.db, limit)).map((s) => ({
+    id: Number(s.id),
+    rule: s.rule,
+    score: s.score,
+    reasons: s.reasons,
+    lineCents: Number(s.line_cents),
+    entryCents: Number(s.entry_cents),
+    lines: s.lines.map((l) => ({
+      id: Number(l.id),
+      bookedOn: l.booked_on,
+      amountCents: Number(l.amount_cents),
+      description: l.description,
+      reference: l.reference,
+    })),
+    entries: s.entries.map((e) => ({
+      batchId: e.batch_id,
+      index: e.position,
+      bankReferenceId: e.bank_reference_id,
+      amountCents: Number(e.amount_cents),
+      partner: e.partner_name,
+    })),
+  }));
+}
+
+export interface BankMatch {
+  id: number;
+  method: string;
+  rule: string;
+  lineCents: number;
+  entryCents: number;
+  decidedBy: string;
+  decidedAt: Date;
+  unmatched: { by: string; at: Date; reason: string | null } | null;
+  lineIds: number[];
+  entries: string[];
+}
+
+export async function bankMatches(ctx: OperatorContext, limit: number): Promise<BankMatch[]> {
+  return (await listMatches(ctx.db, limit)).map((m) => ({
+    id: Number(m.id),
+    method: m.method,
+    rule: m.rule,
+    lineCents: Number(m.line_cents),
+    entryCents: Number(m.entry_cents),
+    decidedBy: m.decided_by,
+    decidedAt: new Date(m.decided_at),
+    unmatched: m.unmatched_at ? { by: m.unmatched_by!, at: new Date(m.unmatched_at), reason: m.unmatch_reason } : null,
+    lineIds: m.line_ids.map(Number),
+    entries: m.entry_keys,
+  }));
+}

@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import type { BankMatchingSettings } from '../../config/index.js';
+import { suggestMatches, type OpenEntry, type OpenLine } from '../../domain/bank-matching.js';
+import { addDays, dateIn, startOfDate } from '../../domain/calendar-date.js';
+import type { DB } from '../../infrastructure/db/schema.js';
+import {
+  openEntriesReceivedBetween,
+  rejectedSignatures,
+  replaceOpenSuggestions,
+  unmatchedCreditLines,
+  type OpenLineRow,
+} from '../../infrastructure/repositories/bank-suggestions.js';
+import { matchByReference } from '../../infrastructure/repositories/bank-statements.js';
+import { recordFundsReceived } from './funds-received.js';
+
+export interface MatchingRun {
+  /** Lines matched automatically (each to one entry: the same bank reference and the same amount). */
+  automatic: number;
+  /** Open suggestions after the run. */
+  suggestions: number;
+  /** Credit lines that pay nothing after the run. */
+  unmatchedLines: number;
+}
+
+/**
+ * A matching run, inside the caller's transaction (which holds lockBankMatching): first the automatic rule over
+ * every credit line never matched (one statement, set-based), partners told of the entries received; then the
+ * suggestions for every credit line still unmatched, computed from the entries open within the date bound
+ * (docs/bank-statements.md, "Matching").
+ */
+export async function runMatching(trx: Kysely<DB>, settings: BankMatchingSettings, at: Date): Promise<MatchingRun> {
+  const received = await matchByReference(trx, at);
+  await recordFundsReceived(trx, received, { received: true, at, apiBaseUrl: settings.apiBaseUrl });
+  const lines = await unmatchedCreditLines(trx);
+  const suggestions = lines.length === 0 ? [] : await suggestionsFor(trx, lines, settings);
+  await replaceOpenSuggestions(trx, suggestions, at);
+  return { automatic: received.length, suggestions: suggestions.length, unmatchedLines: lines.length };
+}
+
+async function suggestionsFor(trx: Kysely<DB>, rows: OpenLineRow[], settings: BankMatchingSettings) {
+  const lines: OpenLine[] = rows.map((r) => ({
+    id: Number(r.id),
+    bookedOn: r.booked_on,
+    amountCents: Number(r.amount_cents),
+    words: r.tokens,
+  }));
+  // Only batches received within the date bound of some line can be suggested: read those alone.
+  const dates = lines.map((l) => l.bookedOn).sort();
+  const from = startOfDate(addDays(dates[0]!, -settings.days), settings.timeZone);
+  const to = startOfDate(addDays(dates.at(-1)!, settings.days + 1), settings.timeZone);
+  const entries: OpenEntry[] = (await openEntriesReceivedBetween(trx, from, to)).map((e) => ({
+    key: `${e.batch_id}:${e.position}`,
+    batchId: e.batch_id,
+    bankReferenceId: e.bank_reference_id,
+    amountCents: Number(e.amount_cents),
+    receivedOn: dateIn(new Date(e.created_at), settings.timeZone),
+  }));
+  return suggestMatches(lines, entries, settings, await rejectedSignatures(trx));
+}
