@@ -38,6 +38,7 @@ export type MandateRequest = BodyOf<'/mandates', 'post'>;
 export type RemittancesRequest = BodyOf<'/remittances', 'post'>;
 export type RecurringDonationRequest = BodyOf<'/recurring-donations', 'post'>;
 export type DebitRequest = BodyOf<'/mandates/{mandateId}/debits', 'post'>;
+export type ReversalRequest = BodyOf<'/donations/{donationReferenceId}/reversals', 'post'>;
 /** The contract's channels; operators may add others, so any string is accepted. */
 export type Channel = 'Storefront App' | 'Registration Integration' | (string & {});
 
@@ -77,6 +78,18 @@ export class PartnerClient {
   /** POST /donations. Resolves with `donationReferenceId`: keep it, remittances refer to it. */
   recordDonation(body: DonationRequest, options?: CallOptions) {
     return this.call<'/donations', 'post'>({ method: 'POST', path: '/donations', body }, options);
+  }
+
+  /** GET /donations/{id}: your donation as recorded, its net amount, its reversals and its settlement. */
+  getDonation(donationReferenceId: string, options?: CallOptions) {
+    const path = `/donations/${encodeURIComponent(donationReferenceId)}`;
+    return this.call<'/donations/{donationReferenceId}', 'get'>({ method: 'GET', path }, options);
+  }
+
+  /** POST /donations/{id}/reversals: takes back all or part of a donation; `transaction.id` makes a retry safe. */
+  reverseDonation(donationReferenceId: string, body: ReversalRequest, options?: CallOptions) {
+    const path = `/donations/${encodeURIComponent(donationReferenceId)}/reversals`;
+    return this.call<'/donations/{donationReferenceId}/reversals', 'post'>({ method: 'POST', path, body }, options);
   }
 
   /** POST /mandates: resolves with `mandateId` and the `clientSecret` the front end confirms it with. */

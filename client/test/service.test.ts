@@ -94,6 +94,25 @@ describe('the partner client against the service', () => {
     expect(canceled.data.status).toBe('canceled');
   });
 
+  it('reverses part of a donation, reads it back with its net amount, and retries the reversal safely', async () => {
+    const donation = await api.recordDonation(donationBody({ amount: '20.00' }));
+    const id = donation.data.donationReferenceId;
+    const body = { amount: '5.00', reason: 'refunded' as const, transaction: { id: `refund-${id}` } };
+    const reversed = await api.reverseDonation(id, body);
+    expect(reversed.status).toBe(201);
+    const replayed = await api.reverseDonation(id, body);
+    expect(replayed.data).toEqual(reversed.data);
+    const read = await api.getDonation(id);
+    expect(read.data).toMatchObject({ amount: '20.00', reversedAmount: '5.00', netAmount: '15.00', settlement: null });
+    expect(read.data.reversals.map((r) => [r.amount, r.reason, r.requestedBy])).toEqual([
+      ['5.00', 'refunded', 'partner'],
+    ]);
+    const tooMuch = await api
+      .reverseDonation(id, { amount: '16.00', reason: 'error' })
+      .catch((e: PartnerApiError) => e);
+    expect(tooMuch).toMatchObject({ status: 400 });
+  });
+
   it('refuses credentials of another environment before any call', () => {
     expect(
       () => new PartnerClient({ baseUrl, clientId: 'sit_x', clientSecret: 's', environment: 'production' }),
