@@ -14,6 +14,7 @@ import listRemittancesRoute from './remittances/list-remittances.js';
 import postRemittancesRoute from './remittances/post-remittances.js';
 import confirmMandateRoute from './sandbox/confirm-mandate.js';
 import sandboxClockRoutes from './sandbox/sandbox-clock.js';
+import getSandboxReceiptsRoute from './sandbox/get-sandbox-receipts.js';
 import postMandateDebitRoute from './mandates/post-mandate-debit.js';
 import getDebitRoute from './debits/get-debit.js';
 import rotateCredentialRoute from './credentials/rotate-credential.js';
@@ -64,4 +65,5 @@ export const routes: ((app: App, deps: RouteDeps) => Promise<void>)[] = [
   getDebitRoute,
   rotateCredentialRoute,
   sandboxClockRoutes,
+  getSandboxReceiptsRoute,
 ];
