@@ -11,6 +11,7 @@ import { registerDonations } from './donations/index.js';
 import { registerOperators } from './operators/index.js';
 import { registerPartners } from './partners/index.js';
 import { registerQueues } from './queues.js';
+import { registerReceipts } from './receipts/index.js';
 import { registerRecurring } from './recurring/index.js';
 import { registerRemittances } from './remittances/index.js';
 import { registerReversals } from './reversals/index.js';
@@ -28,6 +29,7 @@ export const commandGroups: CommandGroup[] = [
   registerDonations,
   registerRemittances,
   registerReversals,
+  registerReceipts,
   registerRecurring,
   registerDebits,
   registerWebhooks,
