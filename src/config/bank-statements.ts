@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { parseDecimalToCents } from '../domain/money.js';
+import { receiptPolicy, type ReceiptPolicy } from './receipts.js';
 import { apiBaseUrl } from './server.js';
 
 /** Bank statements matched to remittance entries (docs/bank-statements.md): the bounds of suggestions. */
@@ -39,15 +40,18 @@ export interface BankMatchingSettings {
   timeZone: string;
   /** Where partners read a batch's report (the events' `url`). */
   apiBaseUrl: string;
+  /** Receipts issued when money is received (RECEIPTS_AFTER=funds_received). */
+  receipts: ReceiptPolicy;
 }
 
 export function bankMatchingSettings(
-  config: Parameters<typeof apiBaseUrl>[0] & {
-    BANK_MATCH_AMOUNT_TOLERANCE: string;
-    BANK_MATCH_DAYS: number;
-    BANK_SUGGESTIONS_PER_LINE: number;
-    FOUNDATION_TIME_ZONE: string;
-  },
+  config: Parameters<typeof apiBaseUrl>[0] &
+    Parameters<typeof receiptPolicy>[0] & {
+      BANK_MATCH_AMOUNT_TOLERANCE: string;
+      BANK_MATCH_DAYS: number;
+      BANK_SUGGESTIONS_PER_LINE: number;
+      FOUNDATION_TIME_ZONE: string;
+    },
 ): BankMatchingSettings {
   return {
     toleranceCents: parseDecimalToCents(config.BANK_MATCH_AMOUNT_TOLERANCE) ?? 0,
@@ -55,5 +59,6 @@ export function bankMatchingSettings(
     perLine: config.BANK_SUGGESTIONS_PER_LINE,
     timeZone: config.FOUNDATION_TIME_ZONE,
     apiBaseUrl: apiBaseUrl(config),
+    receipts: receiptPolicy(config),
   };
 }

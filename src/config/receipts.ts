@@ -58,6 +58,7 @@ interface ReceiptConfig {
   FOUNDATION_DGR_STATEMENT?: string;
   RECEIPT_MINIMUM: string;
   FOUNDATION_TIME_ZONE: string;
+  RECEIPTS_AFTER?: 'settled' | 'funds_received';
 }
 
 /** Who issues and under which rules: what a receipt's register row names (docs/receipts.md). */
@@ -65,6 +66,11 @@ export interface ReceiptPolicy {
   issuer: { legalName: string; abn: string; dgrStatement: string };
   minimumCents: number;
   timeZone: string;
+  /**
+   * RECEIPTS_AFTER: `funds_received` holds the receipts of donations settled by a remittance entry until a bank line
+   * shows the entry's money was received (docs/bank-statements.md, "Receipts").
+   */
+  after: 'settled' | 'funds_received';
 }
 
 /** The policy the settings give; outside production, the sample identity fills what is not set. */
@@ -77,6 +83,7 @@ export function receiptPolicy(config: ReceiptConfig): ReceiptPolicy {
     },
     minimumCents: parseDecimalToCents(config.RECEIPT_MINIMUM) ?? 200,
     timeZone: config.FOUNDATION_TIME_ZONE,
+    after: config.RECEIPTS_AFTER ?? 'settled',
   };
 }
 

@@ -89,4 +89,21 @@ export async function expectedBatch(t: TestApp, entries: { ref: string; amount: 
   return batchId;
 }
 
-export const unique = (prefix: string) => `${prefix}${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
+let counter = 0;
+/** A reference no other test of the file uses (each test file has its own database). */
+export const unique = (prefix: string) => `${prefix}${String((counter += 1)).padStart(5, '0')}X`;
+
+/** The partner's view of a batch: whether each entry's money was received. */
+export async function fundsReceived(t: TestApp, batchId: string): Promise<boolean[]> {
+  const report = (await t.get(`/remittances/${batchId}`)).json().data.items;
+  return report.entries.map((e: { fundsReceived: boolean }) => e.fundsReceived);
+}
+
+/** The `remittance.funds_received` events of a batch, oldest first, as the partner reads them. */
+export async function fundsEvents(t: TestApp, batchId: string) {
+  const events = (await t.get('/events', { query: { limit: '100' } })).json().data.items.events as {
+    type: string;
+    data: { batchId: string; entries: { index: number; fundsReceived: boolean; fundsReceivedAt: string | null }[] };
+  }[];
+  return events.filter((e) => e.type === 'remittance.funds_received' && e.data.batchId === batchId);
+}

@@ -9,8 +9,6 @@ export interface EntryKey {
   position: number;
 }
 
-export const entryKeyText = (key: EntryKey) => `${key.batchId}:${key.position}`;
-
 export function parseEntryKey(text: string): EntryKey {
   const at = text.lastIndexOf(':');
   return { batchId: text.slice(0, at), position: Number(text.slice(at + 1)) };
@@ -123,25 +121,13 @@ export async function markUnmatched(trx: Kysely<DB>, matchId: number, undo: { by
   await trx.updateTable('bank_match_entries').set({ active: false }).where('match_id', '=', matchId).execute();
 }
 
-/** When each of these entries' money was received (through an active match); absent keys were not. */
-export async function receivedAtOf(db: Kysely<DB>, keys: readonly EntryKey[]): Promise<Map<string, Date>> {
-  if (keys.length === 0) return new Map();
-  const { rows } = await sql<{ batch_id: string; position: number; received_at: Date }>`
-    select me.batch_id, me.position, me.received_at
+/** The donations these entries settled (by id): what is receipted when their money is received. */
+export async function donationsSettledBy(trx: Kysely<DB>, keys: readonly EntryKey[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const { rows } = await sql<{ donation_id: string }>`
+    select s.donation_id
     from jsonb_to_recordset(${keysJson(keys)}::jsonb) as k(b uuid, p integer)
-    join bank_match_entries me on me.batch_id = k.b and me.position = k.p and me.active`.execute(db);
-  return new Map(
-    rows.map((r) => [entryKeyText({ batchId: r.batch_id, position: r.position }), new Date(r.received_at)]),
-  );
-}
-
-/** The remittance entry that settled each of these donations (by reference id), for receipts per donation. */
-export async function settlingEntries(db: Kysely<DB>, donationReferenceIds: readonly string[]) {
-  if (donationReferenceIds.length === 0) return [];
-  return db
-    .selectFrom('donation_settlements')
-    .select(['donation_reference_id', 'batch_id', 'position'])
-    .where('donation_reference_id', 'in', [...donationReferenceIds])
-    .where('batch_id', 'is not', null)
-    .execute();
+    join donation_settlements s on s.batch_id = k.b and s.position = k.p
+    order by s.batch_id, s.position, s.donation_id`.execute(trx);
+  return rows.map((r) => r.donation_id);
 }

@@ -16,10 +16,11 @@ export async function unmatchedCreditLines(db: Kysely<DB>): Promise<OpenLineRow[
     .selectFrom('bank_lines as l')
     .select(['l.id', 'l.booked_on', 'l.amount_cents', 'l.tokens'])
     .where('l.credit', '=', true)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('bank_match_lines as ml')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('bank_match_lines as ml')
             .select(sql`1`.as('one'))
             .whereRef('ml.line_id', '=', 'l.id')
             .where('ml.active', '=', true),

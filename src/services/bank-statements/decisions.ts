@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { BankMatchingSettings } from '../../config/index.js';
-import { signatureOf, type SuggestionRule } from '../../domain/bank-matching.js';
+import { signatureOf } from '../../domain/bank-matching.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import {
   entriesByKeys,
@@ -76,7 +76,7 @@ export async function confirmSuggestion(
     }).catch(alreadyMatched(suggestionId));
     await decideSuggestion(tx.db, suggestionId, { status: 'confirmed', by: ctx.operator, at, reason: null });
     await dropOpenSuggestionsTouching(tx.db, lineIds, suggestion.entry_keys);
-    await recordFundsReceived(tx.db, entries, { received: true, at, apiBaseUrl: settings.apiBaseUrl });
+    await recordFundsReceived(tx.db, entries, { received: true, at, settings });
     await audit(tx, AuditActions.bankConfirm, `match ${matchId}`, {
       suggestionId,
       rule: suggestion.rule,
@@ -131,7 +131,7 @@ export async function unmatch(
     const lineIds = found.lines.map((l) => Number(l.line_id));
     const entryKeys = found.entries.map((e) => `${e.batch_id}:${e.position}`);
     await insertRejection(tx.db, {
-      rule: found.match.rule === 'reference' ? 'one_to_one' : (found.match.rule as SuggestionRule),
+      rule: found.match.rule === 'reference' ? 'one_to_one' : found.match.rule,
       lineIds,
       entryKeys,
       signature: signatureOf(lineIds, entryKeys),
@@ -145,7 +145,7 @@ export async function unmatch(
       tx.db,
       found.entries.map((e) => ({ batchId: e.batch_id, position: e.position })),
     );
-    await recordFundsReceived(tx.db, entries, { received: false, at, apiBaseUrl: settings.apiBaseUrl });
+    await recordFundsReceived(tx.db, entries, { received: false, at, settings });
     await audit(tx, AuditActions.bankUnmatch, `match ${matchId}`, { lineIds, entries: entryKeys, reason: undo.reason });
     return { matchId, run: await runMatching(tx.db, settings, at) };
   });

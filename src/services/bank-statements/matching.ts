@@ -30,7 +30,7 @@ export interface MatchingRun {
  */
 export async function runMatching(trx: Kysely<DB>, settings: BankMatchingSettings, at: Date): Promise<MatchingRun> {
   const received = await matchByReference(trx, at);
-  await recordFundsReceived(trx, received, { received: true, at, apiBaseUrl: settings.apiBaseUrl });
+  await recordFundsReceived(trx, received, { received: true, at, settings });
   const lines = await unmatchedCreditLines(trx);
   const suggestions = lines.length === 0 ? [] : await suggestionsFor(trx, lines, settings);
   await replaceOpenSuggestions(trx, suggestions, at);

@@ -42,13 +42,20 @@ export function parseCsvStatement(content: string, layout: CsvLayout, account = 
   return result(lines, problems);
 }
 
-/** Each mapped field's cell index, from the header's names or the layout's positions. */
+/**
+ * Each mapped field's cell index, from the header's names or the layout's positions; every column the header lacks
+ * is a problem of the header's line, found before any row is read.
+ */
 function positions(layout: CsvLayout, header: Row | undefined, problems: ImportProblem[]) {
   const names = header?.record.map((cell) => cell.trim().toLowerCase()) ?? [];
-  return (field: string, column: Column): number => {
-    if (typeof column === 'number') return column - 1;
-    const index = names.indexOf(column.toLowerCase());
-    if (index < 0)
+  const index = new Map<Column, number>();
+  const mapped = Object.entries(layout.columns).flatMap(([field, c]) =>
+    (Array.isArray(c) ? c : [c]).map((column) => [field, column] as const),
+  );
+  for (const [field, column] of mapped) {
+    if (column === undefined || index.has(column)) continue;
+    const at = typeof column === 'number' ? column - 1 : names.indexOf(column.toLowerCase());
+    if (at < 0)
       problems.push(
         problem(
           header?.info.lines ?? 1,
@@ -56,8 +63,9 @@ function positions(layout: CsvLayout, header: Row | undefined, problems: ImportP
           `column "${column}" is not in the header (${header?.record.join(', ') ?? 'none'})`,
         ),
       );
-    return index;
-  };
+    index.set(column, at);
+  }
+  return (_field: string, column: Column): number => index.get(column) ?? -1;
 }
 
 interface Reading {

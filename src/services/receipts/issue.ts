@@ -23,6 +23,10 @@ export async function issueAtSettlement(
   settledAt?: Date,
 ): Promise<number> {
   if ('donationIds' in settled && settled.donationIds.length === 0) return 0;
+  // A remittance entry is the partner's word only: with RECEIPTS_AFTER=funds_received its donations are receipted
+  // when a bank line is matched to it instead (docs/bank-statements.md, "Receipts"). A debit's settlement is money
+  // received, so debits are receipted here either way.
+  if ('batchId' in settled && policy.after === 'funds_received') return 0;
   const now = await lockSettledDonations(trx, settled);
   const issuedAt = settledAt ?? now;
   const issuer = await issuerId(trx, {
