@@ -238,6 +238,8 @@ describe('fundraiser-admin reversals owed | export | repaid', () => {
       columns: true,
     });
     expect(one).toHaveLength(1);
+    const asJson = await run('reversals', 'export', '--owed', '--partner', REGISTRATION, '--json');
+    expect(JSON.parse(asJson.stdout)).toEqual([expect.objectContaining({ reversalId: reversals.registration })]);
     expect((await run('reversals', 'export')).code).toBe(2);
   });
 
