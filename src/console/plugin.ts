@@ -12,9 +12,12 @@ import { debitsPages } from './pages/debits.js';
 import { donationsPages } from './pages/donations.js';
 import { consoleErrorHandler, errorPage } from './pages/error-page.js';
 import { loginPages } from './pages/login.js';
+import { mailOutboxPage } from './pages/mail-outbox.js';
 import { owedBackPages } from './pages/owed-back.js';
 import { partnerContactsPages } from './pages/partner-contacts.js';
 import { partnersPages } from './pages/partners.js';
+import { receiptPages } from './pages/receipt.js';
+import { receiptsPages } from './pages/receipts.js';
 import { recurringPages } from './pages/recurring.js';
 import { remittancesPages } from './pages/remittances.js';
 import { webhooksPages } from './pages/webhooks.js';
@@ -32,6 +35,9 @@ const pages: ConsolePage[] = [
   debitsPages,
   remittancesPages,
   owedBackPages,
+  receiptsPages,
+  receiptPages,
+  mailOutboxPage,
   webhooksPages,
   auditPage,
 ];

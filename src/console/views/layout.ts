@@ -26,6 +26,8 @@ export type Section =
   | 'debits'
   | 'remittances'
   | 'owed'
+  | 'receipts'
+  | 'mail'
   | 'audit'
   | 'webhooks';
 
@@ -39,6 +41,8 @@ const NAV: [Section, string, string][] = [
   ['debits', 'Debits', '/console/debits'],
   ['remittances', 'Remittances', '/console/remittances'],
   ['owed', 'Owed back', '/console/reversals/owed'],
+  ['receipts', 'Receipts', '/console/receipts'],
+  ['mail', 'Mail', '/console/mail'],
   ['webhooks', 'Webhooks', '/console/webhooks'],
   ['audit', 'Audit log', '/console/audit'],
 ];

@@ -1,3 +1,4 @@
+import { RECEIPT_NUMBER_PATTERN } from '../../domain/receipt-number.js';
 import type { ReceiptRow } from '../../infrastructure/db/schema-receipts.js';
 import { messagesAbout } from '../../infrastructure/repositories/mail-outbox.js';
 import {
@@ -53,6 +54,14 @@ export interface ReceiptSearch {
   donation?: string;
   email?: string;
   limit: number;
+}
+
+/** One search box (the console's): an address is a donor's e-mail, a receipt number is one, anything else a donation. */
+export function searchOf(text: string, limit: number): ReceiptSearch {
+  const value = text.trim();
+  if (value.includes('@')) return { email: value, limit };
+  if (RECEIPT_NUMBER_PATTERN.test(value)) return { number: value, limit };
+  return { donation: value, limit };
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());

@@ -1,0 +1,136 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { html } from 'ghtml';
+import type { ConsoleSession } from '../../services/console/sessions.js';
+import {
+  receiptPdfOf,
+  resendReceipt,
+  showReceipt,
+  voidByOperator,
+  type ReceiptDetail,
+} from '../../services/operators/receipts.js';
+import {
+  attempt,
+  field,
+  operatorContext,
+  sessionOf,
+  type ConsoleDeps,
+  type ConsolePage,
+  type Notice,
+} from '../route-context.js';
+import { Markup, canChange, csrfField, dataTable, detailList, link, readOnlyNote } from '../views/components.js';
+import { aud } from '../views/format.js';
+import { sendPage } from '../views/layout.js';
+
+type NumberRequest = FastifyRequest<{ Params: { number: string } }>;
+
+/**
+ * One receipt of the register (docs/receipts.md, "Operators"): what it says, the messages about its donation, its
+ * PDF, and for admins resend and void. Every view and download is audited (the services do it).
+ */
+export const receiptPages: ConsolePage = (app, deps) => {
+  app.get<{ Params: { number: string } }>('/receipts/:number', (request, reply) =>
+    receiptPage(deps, request, reply, null, 200),
+  );
+  app.get<{ Params: { number: string } }>('/receipts/:number/pdf', async (request, reply) => {
+    const pdf = await receiptPdfOf(operatorContext(request, deps), request.params.number);
+    return reply
+      .type(pdf.contentType)
+      .header('content-disposition', `attachment; filename="${pdf.filename}"`)
+      .header('cache-control', 'no-store')
+      .send(pdf.content);
+  });
+  app.post<{ Params: { number: string } }>('/receipts/:number/resend', async (request, reply) => {
+    const outcome = await attempt(
+      () => resendReceipt(operatorContext(request, deps), request.params.number),
+      (notice, status) => receiptPage(deps, request, reply, notice, status),
+    );
+    if ('shown' in outcome) return outcome.shown;
+    const text = `Receipt ${outcome.done.number} is queued to its donor again.`;
+    return receiptPage(deps, request, reply, { kind: 'ok', text }, 200);
+  });
+  app.post<{ Params: { number: string } }>('/receipts/:number/void', async (request, reply) => {
+    const outcome = await attempt(
+      () => voidByOperator(operatorContext(request, deps), request.params.number, field(request.body, 'reason')),
+      (notice, status) => receiptPage(deps, request, reply, notice, status),
+    );
+    if ('shown' in outcome) return outcome.shown;
+    const text = `Receipt ${outcome.done.number} is void; its donor is told.`;
+    return receiptPage(deps, request, reply, { kind: 'ok', text }, 200);
+  });
+};
+
+async function receiptPage(
+  deps: ConsoleDeps,
+  request: NumberRequest,
+  reply: FastifyReply,
+  notice: Notice,
+  status: number,
+) {
+  const session = sessionOf(request);
+  const detail = await showReceipt(operatorContext(request, deps), request.params.number);
+  const r = detail.receipt;
+  const body = html`!${detailList([
+      ['Receipt', r.number],
+      ['Status', r.voidedAt ? `void since ${r.voidedAt}: ${r.voidReason ?? ''} (by ${r.voidedBy ?? '?'})` : r.status],
+      ['Series', r.series],
+      ['Financial year', r.financialYear],
+      ['Issued', `${r.issuedAt} (${r.issueReason})`],
+      [
+        'Replaces',
+        r.replacesNumber
+          ? new Markup(link(`/console/receipts/${encodeURIComponent(r.replacesNumber)}`, r.replacesNumber))
+          : null,
+      ],
+      [
+        'Donation',
+        new Markup(link(`/console/donations/${encodeURIComponent(r.donationReferenceId)}`, r.donationReferenceId)),
+      ],
+      ['Amount (AUD)', aud(r.amountCents)],
+      ['Gift date', r.giftDate],
+      ['Donor', r.donorName],
+      ['Business', r.donorBusinessName],
+      ['Donor e-mail', r.donorEmail],
+      ['Fundraiser', `${r.fundraiserName} (${r.fundraiserId})`],
+    ])}
+    <p><a href="/console/receipts/${encodeURIComponent(r.number)}/pdf" download>Download the PDF</a></p>
+    <h2>Messages about this donation</h2>
+    !${messagesTable(detail)}!${actions(detail, session)}`;
+  return sendPage(reply, status, { title: `Receipt ${r.number}`, section: 'receipts', session, notice }, body);
+}
+
+const messagesTable = (detail: ReceiptDetail) =>
+  dataTable(
+    detail.messages,
+    [
+      { header: 'Message', text: (m) => m.kind },
+      { header: 'Written', text: (m) => m.createdAt },
+      { header: 'Status', text: (m) => m.status },
+      { header: 'Attempts', text: (m) => m.attempts, numeric: true },
+      { header: 'Why not sent', text: (m) => m.lastError },
+    ],
+    { caption: 'Receipts and notices, oldest first', empty: 'No message about this donation.' },
+  );
+
+function actions(detail: ReceiptDetail, session: ConsoleSession): string {
+  const r = detail.receipt;
+  if (r.status === 'void') return '';
+  if (!canChange(session)) return readOnlyNote('receipts');
+  const action = (what: string) => `/console/receipts/${encodeURIComponent(r.number)}/${what}`;
+  return html`<form class="card" method="post" action="${action('resend')}">
+      !${csrfField(session)}
+      <p>
+        <button type="submit" data-confirm="Send receipt ${r.number} to its donor again?">Resend to the donor</button>
+      </p>
+    </form>
+    <form class="card" method="post" action="${action('void')}">
+      <h3>Void this receipt</h3>
+      !${csrfField(session)}
+      <p>
+        <label for="reason">Why (kept on the register and in the audit log; the donor is told it is void)</label
+        ><input id="reason" name="reason" required maxlength="500" />
+      </p>
+      <p>
+        <button type="submit" class="danger" data-confirm="Void receipt ${r.number}? It cannot be undone.">Void</button>
+      </p>
+    </form>`;
+}
