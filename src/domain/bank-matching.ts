@@ -64,7 +64,7 @@ export function daysApart(a: string, b: string): number {
  * 0–100: reference similarity gives up to 50, the amount 30 when equal (up to 20 within the tolerance, less the
  * further off), the dates up to 20 (less the further apart).
  */
-export function scoreOf(similarity: number, differenceCents: number, days: number, settings: MatchSettings): number {
+function scoreOf(similarity: number, differenceCents: number, days: number, settings: MatchSettings): number {
   const amount = differenceCents === 0 ? 30 : 20 * (1 - Math.abs(differenceCents) / (settings.toleranceCents + 1));
   return Math.round(50 * similarity + amount + 20 * (1 - days / (settings.days + 1)));
 }

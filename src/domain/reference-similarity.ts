@@ -5,10 +5,10 @@
  */
 
 /** Letters and digits, upper-cased: banks drop or add spaces and dashes in references. */
-export const comparable = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+const comparable = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
 /** Edits to turn `a` into `b` (Wagner–Fischer, two rows). */
-export function levenshtein(a: string, b: string): number {
+function levenshtein(a: string, b: string): number {
   if (a === b) return 0;
   if (a.length === 0) return b.length;
   if (b.length === 0) return a.length;
@@ -26,7 +26,7 @@ export function levenshtein(a: string, b: string): number {
 }
 
 /** 1 − distance / the longer length; 1 for equal strings, 0 when either is empty. */
-export function ratio(a: string, b: string): number {
+function ratio(a: string, b: string): number {
   if (a.length === 0 || b.length === 0) return 0;
   return 1 - levenshtein(a, b) / Math.max(a.length, b.length);
 }

@@ -3,6 +3,7 @@ import type { CliContext } from '../context.js';
 import { registerAccounts } from './accounts/index.js';
 import { registerApi } from './api/index.js';
 import { registerAudit } from './audit/index.js';
+import { registerBank } from './bank/index.js';
 import { registerChannels } from './channels/index.js';
 import { registerMigrate } from './migrate/index.js';
 import { registerCredentials } from './credentials/index.js';
@@ -30,6 +31,7 @@ export const commandGroups: CommandGroup[] = [
   registerRemittances,
   registerReversals,
   registerReceipts,
+  registerBank,
   registerRecurring,
   registerDebits,
   registerWebhooks,

@@ -119,3 +119,30 @@ export async function listMatches(db: Kysely<DB>, limit: number): Promise<MatchR
     limit ${limit}`.execute(db);
   return rows;
 }
+
+export interface StatementRow {
+  id: string;
+  file_name: string;
+  format: string;
+  layout: string;
+  statement_ref: string | null;
+  lines_read: number;
+  lines_added: number;
+  imported_by: string;
+  imported_at: Date;
+  first_booked: string | null;
+  last_booked: string | null;
+}
+
+/** Imported statements newest first, with the dates their added lines span. */
+export async function listStatements(db: Kysely<DB>, limit: number): Promise<StatementRow[]> {
+  const { rows } = await sql<StatementRow>`
+    select s.id, s.file_name, s.format, s.layout, s.statement_ref, s.lines_read, s.lines_added, s.imported_by,
+           s.imported_at, d.first_booked, d.last_booked
+    from bank_statements s
+    left join lateral (select min(l.booked_on) as first_booked, max(l.booked_on) as last_booked
+                       from bank_lines l where l.statement_id = s.id) d on true
+    order by s.imported_at desc, s.id
+    limit ${limit}`.execute(db);
+  return rows;
+}

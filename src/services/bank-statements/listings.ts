@@ -5,6 +5,7 @@ import {
   listLines,
   listMatches,
   listOpenSuggestions,
+  listStatements,
   listUnpaidEntries,
 } from '../../infrastructure/repositories/bank-listings.js';
 import type { OperatorContext } from '../operators/context.js';
@@ -134,5 +135,35 @@ export async function bankMatches(ctx: OperatorContext, limit: number): Promise<
     unmatched: m.unmatched_at ? { by: m.unmatched_by!, at: new Date(m.unmatched_at), reason: m.unmatch_reason } : null,
     lineIds: m.line_ids.map(Number),
     entries: m.entry_keys,
+  }));
+}
+
+export interface BankStatement {
+  id: string;
+  file: string;
+  format: string;
+  layout: string;
+  statementRef: string | null;
+  linesRead: number;
+  linesAdded: number;
+  firstBookedOn: string | null;
+  lastBookedOn: string | null;
+  importedBy: string;
+  importedAt: Date;
+}
+
+export async function bankStatements(ctx: OperatorContext, limit: number): Promise<BankStatement[]> {
+  return (await listStatements(ctx.db, limit)).map((s) => ({
+    id: s.id,
+    file: s.file_name,
+    format: s.format,
+    layout: s.layout,
+    statementRef: s.statement_ref,
+    linesRead: s.lines_read,
+    linesAdded: s.lines_added,
+    firstBookedOn: s.first_booked,
+    lastBookedOn: s.last_booked,
+    importedBy: s.imported_by,
+    importedAt: new Date(s.imported_at),
   }));
 }

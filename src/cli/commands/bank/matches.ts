@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import { bankMatches } from '../../../services/bank-statements/listings.js';
+import type { CliContext } from '../../context.js';
+import { wholeNumber, withJson } from '../../options.js';
+import { tableOr } from '../../output.js';
+import { matchColumns } from './shared.js';
+
+/** bank matches */
+export function registerBankMatches(bank: Command, ctx: CliContext) {
+  withJson(
+    bank
+      .command('matches')
+      .description('List matches of lines to entries, newest first, undone ones included')
+      .option('--limit <n>', 'list at most this many', wholeNumber(1, 10_000), 100),
+  ).action((options: { limit: number }, command: Command) =>
+    ctx.run(command, async ({ ops, out }) => {
+      const matches = await bankMatches(ops, options.limit);
+      out.emit({ matches }, () => tableOr(matches, matchColumns, 'No match yet.'));
+    }),
+  );
+}
