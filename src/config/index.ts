@@ -9,6 +9,7 @@ import { FoundationSettings } from './foundation.js';
 import { MailSettings, mailSettingProblems } from './mail.js';
 import { OperationsSettings } from './operations.js';
 import { PartnerAccessSettings } from './partner-access.js';
+import { PartnerNoticeSettings } from './partner-notices.js';
 import { PerformanceSettings } from './performance.js';
 import { ReceiptSettings, receiptSettingProblems } from './receipts.js';
 import { RecurringSettings } from './recurring.js';
@@ -53,6 +54,7 @@ export const ConfigSchema = Type.Object({
   ...BankStatementSettings,
   ...ReceiptSettings,
   ...MailSettings,
+  ...PartnerNoticeSettings,
 });
 
 export type Config = Static<typeof ConfigSchema>;

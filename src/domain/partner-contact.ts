@@ -1,7 +1,6 @@
 /** A partner's contacts (docs/partners.md): who is told what. Pure rules. */
 
 export const CONTACT_ROLES = ['technical', 'finance', 'security'] as const;
-export type ContactRole = (typeof CONTACT_ROLES)[number];
 
 // One @, a dot in the domain, no spaces or control characters: the shape of an address mail can be sent to.
 const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
@@ -20,7 +19,7 @@ export function contactProblems(contact: { role: string; name: string; email: st
 }
 
 /** At least this long between an announcement and the sunset of what it deprecates (contract section 9.2). */
-export const DEPRECATION_NOTICE_DAYS = 30;
+const DEPRECATION_NOTICE_DAYS = 30;
 
 const ROUTE = /^(GET|POST|PUT|PATCH|DELETE) \/[A-Za-z0-9._~{}/-]*$/;
 

@@ -33,7 +33,7 @@ export type MailMessage = Selectable<MailOutboxTable>;
 
 /** What a message attaches, by reference: rendered when it is sent. */
 export interface MailAttachmentRef {
-  type: 'receipt' | 'statement';
+  type: 'receipt' | 'statement' | 'remittance-exceptions';
   id: string;
 }
 

@@ -35,6 +35,7 @@ export const DEBIT_COLLECTION_QUEUE = 'debit-collection';
 export const MAIL_DELIVERY_QUEUE = 'mail-delivery';
 export const MAIL_HEARTBEAT_SECONDS = 2;
 export const RECEIPT_STATEMENTS_QUEUE = 'receipt-statements';
+export const PARTNER_NOTICES_QUEUE = 'partner-notices';
 export type QueueName =
   | typeof RECONCILIATION_QUEUE
   | typeof RECONCILIATION_DEAD_LETTER_QUEUE
@@ -43,7 +44,8 @@ export type QueueName =
   | typeof RECURRING_SCAN_QUEUE
   | typeof DEBIT_COLLECTION_QUEUE
   | typeof MAIL_DELIVERY_QUEUE
-  | typeof RECEIPT_STATEMENTS_QUEUE;
+  | typeof RECEIPT_STATEMENTS_QUEUE
+  | typeof PARTNER_NOTICES_QUEUE;
 
 /** In creation order: a dead-letter queue exists before the queue that names it. */
 export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
@@ -121,6 +123,16 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
     retryDelaySeconds: 300,
     retryBackoff: true,
     expireInSeconds: 1800,
+    oneAtATime: true,
+  },
+  // The look for scheduled partner notices due (services/notices/worker.ts), one run at a time across every
+  // instance, every PARTNER_NOTICE_INTERVAL_SECONDS; each run schedules the next. Each notice has a once-key, so a
+  // run retried after a crash sends nothing twice.
+  [PARTNER_NOTICES_QUEUE]: {
+    retryLimit: 3,
+    retryDelaySeconds: 60,
+    retryBackoff: true,
+    expireInSeconds: 900,
     oneAtATime: true,
   },
 };

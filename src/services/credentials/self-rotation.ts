@@ -6,13 +6,14 @@ import { listAuditEntries } from '../../infrastructure/repositories/audit-log.js
 import type { SecretBox } from '../../infrastructure/webhooks/secret-box.js';
 import { idempotent, idempotencyScope } from '../idempotency.js';
 import { AuditActions } from '../operators/audit.js';
-import { requireUsable, rotateWithin, type RotationResult } from '../operators/credential-admin.js';
+import { noticeRotationStarted } from '../notices/credentials.js';
+import { requireUsable, rotateWithin, rotationNotice } from '../operators/credential-admin.js';
 import type { OperatorContext } from '../operators/context.js';
 import { OperatorError } from '../operators/operator-errors.js';
 import type { RequestContext } from '../record-donation.js';
 
 /** The overlap of a scheduled rotation (contract section 5.6): both pairs work for 14 days. */
-export const ROTATION_OVERLAP_DAYS = 14;
+const ROTATION_OVERLAP_DAYS = 14;
 const DAY_MS = 86_400_000;
 
 export interface SelfRotationDeps {
@@ -22,8 +23,6 @@ export interface SelfRotationDeps {
   now: () => Date;
   /** Rotations a partner may make in 24 hours (CREDENTIAL_SELF_ROTATIONS_PER_DAY). */
   perDay: number;
-  /** Told in the rotation's transaction (the partner's security contacts, docs/partners.md). */
-  onRotated?: (tx: OperatorContext, rotation: RotationResult) => Promise<void>;
 }
 
 interface Stored {
@@ -51,7 +50,8 @@ export async function rotateOwnCredential(deps: SelfRotationDeps, context: Reque
       await asApiError(() => requireUsable(tx, principal.clientId, 'rotate')),
       ROTATION_OVERLAP_DAYS,
     );
-    await deps.onRotated?.(tx, rotation);
+    // Its technical and security contacts are told, in this transaction (docs/partners.md, "Notices").
+    await noticeRotationStarted(trx, tx.now(), rotationNotice(rotation), true);
     return {
       status: 201,
       items: {

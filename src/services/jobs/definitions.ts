@@ -7,6 +7,7 @@ import {
   DEBIT_COLLECTION_QUEUE,
   HOUSEKEEPING_QUEUE,
   MAIL_DELIVERY_QUEUE,
+  PARTNER_NOTICES_QUEUE,
   QUEUE_POLICIES,
   RECEIPT_STATEMENTS_QUEUE,
   RECONCILIATION_QUEUE,
@@ -70,6 +71,13 @@ export const receiptStatementsJob = {
   name: RECEIPT_STATEMENTS_QUEUE,
   payload: Type.Object({}, { additionalProperties: false }),
   retry: QUEUE_POLICIES[RECEIPT_STATEMENTS_QUEUE],
+} satisfies JobDefinition<TSchema>;
+
+/** Looks for the scheduled partner notices due (services/notices); each run schedules the next. */
+export const partnerNoticesJob = {
+  name: PARTNER_NOTICES_QUEUE,
+  payload: Type.Object({}, { additionalProperties: false }),
+  retry: QUEUE_POLICIES[PARTNER_NOTICES_QUEUE],
 } satisfies JobDefinition<TSchema>;
 
 /**

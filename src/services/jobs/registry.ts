@@ -7,8 +7,9 @@ import type { Payments } from '../../infrastructure/payments/select-provider.js'
 import { mailPolicy } from '../../config/mail.js';
 import { receiptPolicy } from '../../config/receipts.js';
 import { HousekeepingWorker } from '../housekeeping/worker.js';
+import { mailContent } from '../mail/contents.js';
 import { MailDeliveryWorker } from '../mail/worker.js';
-import { receiptMailContent } from '../receipts/content.js';
+import { PartnerNoticesWorker } from '../notices/worker.js';
 import { ReceiptStatementsWorker } from '../receipts/statements-worker.js';
 import { RecurringWorker } from '../recurring/worker.js';
 import { ReconciliationWorker } from '../reconciliation/worker.js';
@@ -18,6 +19,7 @@ import {
   debitCollectionJob,
   housekeepingJob,
   mailDeliveryJob,
+  partnerNoticesJob,
   receiptStatementsJob,
   reconciliationJob,
   webhookDeliveryJob,
@@ -121,7 +123,7 @@ export const jobRegistry = {
   mail: {
     ...mailDeliveryJob,
     worker: ({ config, database, queue, log }: JobDeps) =>
-      new MailDeliveryWorker(queue, database, mailPolicy(config), receiptMailContent, child(log, 'mail')),
+      new MailDeliveryWorker(queue, database, mailPolicy(config), mailContent, child(log, 'mail')),
   },
   // The end-of-year statements of receipts: one run a year, after 30 June.
   receiptStatements: {
@@ -137,6 +139,22 @@ export const jobRegistry = {
         },
         now ?? (() => new Date()),
         child(log, 'receipts'),
+      ),
+  },
+  // Scheduled notices to partners' contacts (docs/partners.md): rotations due or ending, the remittance digest.
+  partnerNotices: {
+    ...partnerNoticesJob,
+    worker: ({ config, database, queue, now, log }: JobDeps) =>
+      new PartnerNoticesWorker(
+        queue,
+        database,
+        {
+          periodDays: config.CREDENTIAL_ROTATION_PERIOD_DAYS,
+          timeZone: config.FOUNDATION_TIME_ZONE,
+          intervalSeconds: config.PARTNER_NOTICE_INTERVAL_SECONDS,
+        },
+        now ?? (() => new Date()),
+        child(log, 'notices'),
       ),
   },
 } satisfies Record<string, RegisteredJob>;

@@ -6,6 +6,7 @@ import {
   type CredentialListing,
 } from '../../infrastructure/repositories/client-credentials.js';
 import { issueCredential, type IssuedCredential } from '../issue-credential.js';
+import { noticeCredentialEnded, noticeEmergencyRotation, noticeRotationStarted } from '../notices/credentials.js';
 import { AuditActions, audit } from './audit.js';
 import { inTransaction, type OperatorContext } from './context.js';
 import {
@@ -89,8 +90,21 @@ export async function rotateCredential(
     );
   }
   const old = await requireUsable(ctx, clientId, 'rotate');
-  return inTransaction(ctx, (tx) => rotateWithin(tx, old, overlapDays));
+  return inTransaction(ctx, async (tx) => {
+    const rotation = await rotateWithin(tx, old, overlapDays);
+    await noticeRotationStarted(tx.db, tx.now(), rotationNotice(rotation), false);
+    return rotation;
+  });
 }
+
+/** A rotation's pairs as the partner's notices name them (services/notices). */
+export const rotationNotice = (rotation: RotationResult) => ({
+  partnerId: rotation.previous.partnerId,
+  environment: rotation.previous.environment,
+  oldClientId: rotation.previous.clientId,
+  newClientId: rotation.issued.clientId,
+  oldExpiresAt: rotation.previous.expiresAt,
+});
 
 /**
  * Inside the caller's transaction (`tx`): a new pair for the old one's partner and environment, the old one kept
@@ -138,10 +152,12 @@ export async function emergencyRotateCredential(
       newClientId: issued.clientId,
       ...(reason ? { reason } : {}),
     });
-    return {
+    const rotation = {
       previous: await requireCredential(tx, clientId),
       issued: { ...issued, partnerId: old.partnerId, partnerName: old.partnerName, partnerStatus: old.partnerStatus },
     };
+    await noticeEmergencyRotation(tx.db, now, rotationNotice(rotation));
+    return rotation;
   });
 }
 
@@ -169,7 +185,9 @@ export async function revokeCredential(
       environment: current.environment,
     });
     const usableLeft = siblings.filter((c) => ['active', 'retiring'].includes(credentialState(c, now))).length;
-    return { revoked: await requireCredential(tx, clientId), usableLeft };
+    const revoked = await requireCredential(tx, clientId);
+    await noticeCredentialEnded(tx.db, now, { ...revoked, at: now }, 'revoked');
+    return { revoked, usableLeft };
   });
 }
 

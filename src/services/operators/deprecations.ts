@@ -1,6 +1,7 @@
 import { deprecationProblems } from '../../domain/partner-contact.js';
 import type { ApiDeprecation } from '../../infrastructure/db/schema-partner-contacts.js';
 import { insertDeprecation, listDeprecations } from '../../infrastructure/repositories/api-deprecations.js';
+import { noticeDeprecation } from '../notices/announcements.js';
 import { AuditActions, audit } from './audit.js';
 import { inTransaction, type OperatorContext } from './context.js';
 import { InvalidInputError } from './operator-errors.js';
@@ -18,13 +19,9 @@ export interface DeprecationInput {
 /**
  * Announces that routes will stop (contract section 9.2): refused unless the sunset is at least 30 days away. From
  * then on the routes answer `Deprecation` and `Sunset` headers, the OpenAPI document marks them deprecated (at the
- * next start), and every active partner's technical contacts are told (`onAnnounced`, in the same transaction).
+ * next start), and every active partner's technical contacts are told (services/notices), in the same transaction.
  */
-export async function announceDeprecation(
-  ctx: OperatorContext,
-  input: DeprecationInput,
-  onAnnounced?: (tx: OperatorContext, deprecation: ApiDeprecation) => Promise<void>,
-): Promise<ApiDeprecation> {
+export async function announceDeprecation(ctx: OperatorContext, input: DeprecationInput): Promise<ApiDeprecation> {
   const problems = deprecationProblems(input, ctx.now());
   if (problems.length > 0) throw new InvalidInputError(`The deprecation was not announced: ${problems.join('; ')}.`);
   return inTransaction(ctx, async (tx) => {
@@ -39,7 +36,7 @@ export async function announceDeprecation(
       routes: deprecation.routes,
       sunsetAt: input.sunsetAt.toISOString(),
     });
-    await onAnnounced?.(tx, deprecation);
+    await noticeDeprecation(tx.db, tx.now(), { ...deprecation, sunsetAt: input.sunsetAt });
     return deprecation;
   });
 }

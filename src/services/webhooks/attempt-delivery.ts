@@ -12,6 +12,7 @@ import { noteAttemptOnEndpoint } from '../../infrastructure/repositories/webhook
 import { postJson, type PostResult } from '../../infrastructure/webhooks/http-sender.js';
 import { signMessage } from '../../infrastructure/webhooks/signer.js';
 import { enqueueJob, webhookDeliveryJob, type DeliveryJob } from '../jobs/definitions.js';
+import { noticeEndpointDisabled } from '../notices/announcements.js';
 import type { WebhookSettings } from './settings.js';
 
 export type AttemptOutcome =
@@ -90,12 +91,7 @@ async function recordResult(
   });
   const delivered = isDelivered(result.status);
   const reason = result.status === null ? (result.error ?? 'no answer') : `HTTP ${result.status}`;
-  const disabled = await noteAttemptOnEndpoint(trx, delivery.endpoint_id, {
-    ok: delivered,
-    at,
-    disableAfterSeconds: settings.disableAfterSeconds,
-    reason,
-  });
+  const disabled = await noteAttempt(trx, delivery, { ok: delivered, at, reason }, settings);
   const outcome = { attempted: true as const, delivered, status: result.status, disabled };
   // Another run finished this delivery meanwhile (a job retried while still running): only the attempt is noted.
   if (!current || current.status !== 'pending') return { ...outcome, nextAttemptInSeconds: null };
@@ -126,4 +122,27 @@ async function recordResult(
   await updateDelivery(trx, delivery.id, { next_attempt_at: new Date(at.getTime() + delay * 1000) });
   await enqueueJob(trx, webhookDeliveryJob, { deliveryId: delivery.id }, { startAfterSeconds: delay });
   return { ...outcome, nextAttemptInSeconds: delay };
+}
+
+/** Notes the attempt on its endpoint; when that disables the endpoint, its partner's technical contacts are told. */
+async function noteAttempt(
+  trx: Kysely<DB>,
+  delivery: DeliveryToAttempt,
+  outcome: { ok: boolean; at: Date; reason: string },
+  settings: WebhookSettings,
+): Promise<boolean> {
+  const failingSeconds = settings.disableAfterSeconds;
+  const disabled = await noteAttemptOnEndpoint(trx, delivery.endpoint_id, {
+    ...outcome,
+    disableAfterSeconds: failingSeconds,
+  });
+  if (disabled)
+    await noticeEndpointDisabled(trx, {
+      id: delivery.endpoint_id,
+      url: delivery.url,
+      at: outcome.at,
+      lastFailure: outcome.reason,
+      failingSeconds,
+    });
+  return disabled;
 }
