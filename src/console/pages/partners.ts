@@ -23,6 +23,8 @@ import { sendPage } from '../views/layout.js';
 import { channelBoxes, quotaFields } from '../views/partner-fields.js';
 import { listContacts } from '../../services/operators/partner-contacts.js';
 import { contactsSection } from '../views/contacts.js';
+import { listNotices } from '../../services/operators/partner-notices.js';
+import { noticesSection } from '../views/notices.js';
 
 /** Partners: the list, creation, and one partner's channels, quota and status. */
 export const partnersPages: ConsolePage = (app, deps) => {
@@ -135,10 +137,11 @@ export async function detailPage(
 ) {
   const session = sessionOf(request);
   const ctx = operatorContext(request, deps);
-  const [partner, channels, contacts] = await Promise.all([
+  const [partner, channels, contacts, notices] = await Promise.all([
     showPartner(ctx, id),
     listChannelsWithUsage(ctx),
     listContacts(ctx, id),
+    listNotices(ctx, id),
   ]);
   const done = DONE[(request.query as { done?: string }).done ?? ''];
   const summary = detailList([
@@ -175,7 +178,7 @@ export async function detailPage(
       session,
       notice: notice ?? (done ? { kind: 'ok', text: done } : null),
     },
-    html`!${summary}!${links}!${contactsSection(partner.id, contacts, session)}!${forms}`,
+    html`!${summary}!${links}!${contactsSection(partner.id, contacts, session)}!${noticesSection(notices)}!${forms}`,
   );
 }
 

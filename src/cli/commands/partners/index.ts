@@ -6,8 +6,9 @@ import { registerPartnersShow } from './show.js';
 import { registerPartnersUpdate } from './update.js';
 import { registerPartnersSuspendReactivate } from './suspend-reactivate.js';
 import { registerPartnersContacts } from './contacts.js';
+import { registerPartnersNotices } from './notices.js';
 
-/** partners create | list | show | update | suspend | reactivate | contacts | contact-add | contact-remove */
+/** partners create | list | show | update | suspend | reactivate | contacts | contact-add | contact-remove | notices */
 export function registerPartners(program: Command, ctx: CliContext) {
   const partners = program
     .command('partners')
@@ -19,4 +20,5 @@ export function registerPartners(program: Command, ctx: CliContext) {
   registerPartnersUpdate(partners, ctx);
   registerPartnersSuspendReactivate(partners, ctx);
   registerPartnersContacts(partners, ctx);
+  registerPartnersNotices(partners, ctx);
 }
