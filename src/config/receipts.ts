@@ -43,7 +43,7 @@ export const ReceiptSettings = {
 };
 
 /** The identity a pre-production deployment issues its sample receipts under (the ATO's example ABN). */
-export const SAMPLE_ISSUER = {
+const SAMPLE_ISSUER = {
   legalName: 'Sample Sports Foundation Ltd',
   abn: '51824753556',
   dgrStatement:

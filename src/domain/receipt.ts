@@ -39,7 +39,7 @@ export function longDate(date: string): string {
 }
 
 /** The name the receipt is made out to: the business when the donor gave one, else the donor's name. */
-export const receivedFrom = (facts: Pick<ReceiptFacts, 'donorName' | 'donorBusinessName'>): string =>
+const receivedFrom = (facts: Pick<ReceiptFacts, 'donorName' | 'donorBusinessName'>): string =>
   facts.donorBusinessName ? `${facts.donorBusinessName} (given by ${facts.donorName})` : facts.donorName;
 
 /** The receipt's title and its labelled lines, in order: every field the ATO asks for. */

@@ -198,3 +198,86 @@ describe('fundraiser-admin receipts export | statement | outbox', () => {
     expect(bad.stderr).toContain('"lost" is not a status');
   });
 });
+
+describe('fundraiser-admin receipts correct', () => {
+  it('voids the receipt and issues another naming the corrected donor, sent to the corrected address only', async () => {
+    const wrong = uniqueEmail('typo');
+    const right = uniqueEmail('fixed');
+    const ref = await give(t, '18.00', { email: wrong, firstName: 'Jon', lastName: 'Smiht' });
+    await settle(t, [{ id: ref, amount: 18 }]);
+    await mailWorker(t).run();
+    const [old] = await ok(run, 'receipts', 'find', '--donation', ref);
+    const corrected = await ok(
+      run,
+      'receipts',
+      'correct',
+      old.number,
+      '--first-name',
+      'John',
+      '--last-name',
+      'Smith',
+      '--business-name',
+      'Smith Plumbing Pty Ltd',
+      '--email',
+      right,
+      '--reason',
+      'Donor rang: name misspelt, new address',
+    );
+    expect(corrected).toMatchObject({
+      status: 'in force',
+      replacesNumber: old.number,
+      issueReason: 'donor details corrected',
+      donorName: 'John Smith',
+      donorBusinessName: 'Smith Plumbing Pty Ltd',
+      donorEmail: right,
+      amountCents: 1800,
+    });
+    const [first, second] = await ok(run, 'receipts', 'find', '--donation', ref);
+    expect(first).toMatchObject({ number: old.number, status: 'void', voidedBy: OPERATOR });
+    expect(second.number).toBe(corrected.number);
+
+    const before = smtp.arrived.filter((a) => a.envelopeTo.includes(wrong)).length;
+    await mailWorker(t).run();
+    expect(smtp.arrived.filter((a) => a.envelopeTo.includes(wrong))).toHaveLength(before);
+    const [mail, ...more] = smtp.arrived.filter((a) => a.envelopeTo.includes(right)).map((a) => a.mail);
+    expect(more).toEqual([]);
+    expect(mail!.subject).toBe(`Tax receipt ${corrected.number} from ${FOUNDATION}`);
+    const text = await pdfText(mail!.attachments[0]!.content);
+    expect(text).toContain('Smith Plumbing Pty Ltd (given by John Smith)');
+    expect(text).toMatch(new RegExp(`Replaces receipt:\\s+${old.number}`));
+
+    const again = await run(
+      'receipts',
+      'correct',
+      old.number,
+      '--first-name',
+      'A',
+      '--last-name',
+      'B',
+      '--email',
+      right,
+      '--reason',
+      'x',
+    );
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('is void');
+    const bad = await run(
+      'receipts',
+      'correct',
+      corrected.number,
+      '--first-name',
+      'A',
+      '--last-name',
+      'B',
+      '--email',
+      'nope',
+      '--reason',
+      'x',
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('"nope" is not an e-mail address');
+    const entries = await audited('receipt.correct');
+    expect(entries).toEqual([expect.objectContaining({ subject: old.number })]);
+    expect(JSON.stringify(entries)).not.toContain(right);
+  });
+});

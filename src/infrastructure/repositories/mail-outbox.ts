@@ -36,10 +36,6 @@ export function lockMessage(trx: Kysely<DB>, id: string): Promise<MailMessage | 
   return trx.selectFrom('mail_outbox').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-export function findMessage(db: Kysely<DB>, id: string): Promise<MailMessage | undefined> {
-  return db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 type MessageChange = Partial<{
   status: 'pending' | 'held' | 'sent' | 'failed';
   subject: string;

@@ -131,3 +131,8 @@ export async function receiptNumberOf(db: Kysely<DB>, id: string | null): Promis
   if (!id) return null;
   return (await db.selectFrom('receipts').select('number').where('id', '=', id).executeTakeFirst())?.number ?? null;
 }
+
+/** Records an operator's correction of a donation's donor details: what its receipts name from then on. */
+export async function insertDonorCorrection(trx: Kysely<DB>, row: Insertable<DB['donor_corrections']>): Promise<void> {
+  await trx.insertInto('donor_corrections').values(row).execute();
+}

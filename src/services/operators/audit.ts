@@ -43,6 +43,7 @@ export const AuditActions = {
   receiptDownload: 'receipt.download',
   receiptResend: 'receipt.resend',
   receiptVoid: 'receipt.void',
+  receiptCorrect: 'receipt.correct',
   receiptExport: 'receipt.export',
   receiptStatement: 'receipt.statement',
   operatorCreate: 'operator.create',

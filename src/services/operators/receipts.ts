@@ -66,7 +66,7 @@ export function searchOf(text: string, limit: number): ReceiptSearch {
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-async function toView(ctx: OperatorContext, row: ReceiptRow): Promise<ReceiptView> {
+export async function toView(ctx: OperatorContext, row: ReceiptRow): Promise<ReceiptView> {
   return {
     id: row.id,
     number: row.number,
@@ -109,7 +109,7 @@ export async function findReceipts(ctx: OperatorContext, search: ReceiptSearch):
   return views;
 }
 
-async function requireReceipt(ctx: OperatorContext, number: string): Promise<ReceiptRow> {
+export async function requireReceipt(ctx: OperatorContext, number: string): Promise<ReceiptRow> {
   const row = await receiptByNumber(ctx.db, number.trim());
   if (!row) throw new NotFoundError(`No receipt numbered ${JSON.stringify(number)} (see "receipts find").`);
   return row;
