@@ -6,6 +6,8 @@ import type { App } from '../http/route-context.js';
 import { registerGuard } from './guard.js';
 import { accountsPages } from './pages/accounts.js';
 import { auditPage } from './pages/audit.js';
+import { bankDecisionPages } from './pages/bank-decisions.js';
+import { bankPages } from './pages/bank.js';
 import { credentialsPages } from './pages/credentials.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { debitsPages } from './pages/debits.js';
@@ -34,6 +36,8 @@ const pages: ConsolePage[] = [
   recurringPages,
   debitsPages,
   remittancesPages,
+  bankPages,
+  bankDecisionPages,
   owedBackPages,
   receiptsPages,
   receiptPages,

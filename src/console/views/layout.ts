@@ -25,6 +25,7 @@ export type Section =
   | 'recurring'
   | 'debits'
   | 'remittances'
+  | 'bank'
   | 'owed'
   | 'receipts'
   | 'mail'
@@ -40,6 +41,7 @@ const NAV: [Section, string, string][] = [
   ['recurring', 'Recurring', '/console/recurring'],
   ['debits', 'Debits', '/console/debits'],
   ['remittances', 'Remittances', '/console/remittances'],
+  ['bank', 'Bank', '/console/bank'],
   ['owed', 'Owed back', '/console/reversals/owed'],
   ['receipts', 'Receipts', '/console/receipts'],
   ['mail', 'Mail', '/console/mail'],
