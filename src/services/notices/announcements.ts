@@ -12,8 +12,7 @@ export async function noticeEndpointDisabled(
   trx: Kysely<DB>,
   endpoint: { id: string; url: string; at: Date; lastFailure: string; failingSeconds: number },
 ) {
-  const hours = Math.round(endpoint.failingSeconds / 360) / 10;
-  const reason = `every delivery failed for ${hours} hours (last: ${endpoint.lastFailure}).`;
+  const reason = `every delivery failed for ${span(endpoint.failingSeconds)} (last: ${endpoint.lastFailure}).`;
   return sendNotice(trx, {
     partnerId: await endpointPartner(trx, endpoint.id),
     kind: 'webhook-disabled',
@@ -21,6 +20,17 @@ export async function noticeEndpointDisabled(
     at: endpoint.at,
     mail: (partner) => webhookDisabledMail(partner, { ...endpoint, reason }),
   });
+}
+
+/** WEBHOOK_DISABLE_AFTER_SECONDS for people: "2 days", "1 hour", "90 minutes". */
+function span(seconds: number): string {
+  const [n, unit] =
+    seconds % 86_400 === 0
+      ? [seconds / 86_400, 'day']
+      : seconds % 3600 === 0
+        ? [seconds / 3600, 'hour']
+        : [Math.round(seconds / 60), 'minute'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
 /**

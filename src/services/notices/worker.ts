@@ -28,6 +28,8 @@ export class PartnerNoticesWorker {
     await this.queue.work(PARTNER_NOTICES_QUEUE, { pollingIntervalSeconds: 30 }, () => this.runAndReschedule());
     // The first instance to start schedules a run now; afterwards the waiting next run makes this a no-op.
     await this.queue.schedule(PARTNER_NOTICES_QUEUE, {});
+    // The worker's first poll may have come before that job: take it now rather than a polling interval later.
+    this.queue.wake(PARTNER_NOTICES_QUEUE);
   }
 
   /** One look for notices due now, in this process (tests, operators). */
