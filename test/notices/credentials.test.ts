@@ -133,6 +133,10 @@ describe('the scheduled (annual) rotation', () => {
     expect(message!.text).toContain('(every 100 days)');
     expect(mailsTo(smtp, contacts.security)).toEqual([]);
     expect(mailsTo(smtp, contacts.finance)).toEqual([]);
+    // Operators' report of the pairs due reads the same setting.
+    const reported = cli({ database: t.database, now: t.clock.now, env: { CREDENTIAL_ROTATION_PERIOD_DAYS: '100' } });
+    const listed = await ok<{ clientId: string }[]>(reported, 'credentials', 'due', '--within', '30');
+    expect(listed.map((c) => c.clientId)).toContain(t.registration.clientId);
   });
 });
 

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { Environment } from '../../../config/index.js';
 import { credentialsDueForRotation } from '../../../services/operators/credential-admin.js';
-import { DEFAULT_ROTATION_PERIOD_DAYS } from '../../../services/operators/credential-state.js';
 import type { CliContext } from '../../context.js';
 import { wholeNumber, withJson } from '../../options.js';
 import { tableOr } from '../../output.js';
@@ -14,13 +13,18 @@ export function registerCredentialsDue(credentials: Command, ctx: CliContext) {
       .command('due')
       .description('Report pairs due for the scheduled (annual) rotation within a number of days, or overdue')
       .option('--within <days>', 'due within this many days', wholeNumber(0, 3650), 30)
-      .option('--period-days <days>', 'rotation period', wholeNumber(1, 3650), DEFAULT_ROTATION_PERIOD_DAYS)
+      .option(
+        '--period-days <days>',
+        'rotation period (default: CREDENTIAL_ROTATION_PERIOD_DAYS, which the rotation-due notices use)',
+        wholeNumber(1, 3650),
+      )
       .addOption(environmentOption('only this environment')),
-  ).action((options: { within: number; periodDays: number; env?: Environment }, command: Command) =>
-    ctx.run(command, async ({ ops, out }) => {
+  ).action((options: { within: number; periodDays?: number; env?: Environment }, command: Command) =>
+    ctx.run(command, async ({ ops, out, config }) => {
+      const periodDays = options.periodDays ?? config.CREDENTIAL_ROTATION_PERIOD_DAYS;
       const due = await credentialsDueForRotation(ops, {
         withinDays: options.within,
-        periodDays: options.periodDays,
+        periodDays,
         environment: options.env,
       });
       out.emit(
@@ -29,7 +33,7 @@ export function registerCredentialsDue(credentials: Command, ctx: CliContext) {
           tableOr(
             due,
             dueColumns,
-            `No credentials due for rotation within ${options.within} days (period ${options.periodDays} days).`,
+            `No credentials due for rotation within ${options.within} days (period ${periodDays} days).`,
           ),
       );
     }),
