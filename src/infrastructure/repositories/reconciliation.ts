@@ -62,12 +62,13 @@ export async function lockReconciliationKeys(
     ...keys.donationIds.map((id) => `reconciliation-donation:${id}`),
   ];
   // One round trip: the uncorrelated subquery is an init plan, run once (the partner's shared lock) before the
-  // first key is locked, so the order above holds.
+  // first key is locked, so the order above holds. It is counted, not compared with null: a void result is not
+  // null, and `is null` filtered every key out, so no key was ever locked.
   await sql`
     select count(pg_advisory_xact_lock(k)) from (
       select distinct hashtextextended(n, 0) as k from unnest(${names}::text[]) as n order by k
     ) as keys
-    where (select pg_advisory_xact_lock_shared(hashtextextended(${partnerKey}, 0))) is null`.execute(trx);
+    where (select count(pg_advisory_xact_lock_shared(hashtextextended(${partnerKey}, 0)))) = 1`.execute(trx);
 }
 
 /** The partner's reconciliations as a whole, exclusively: what a batch too big to lock key by key takes. */
