@@ -22,10 +22,15 @@ export interface LineToStore {
 
 /** Rows per insert: a few megabytes of JSON at most, well inside what one statement should carry. */
 const CHUNK = 5000;
+/** Lines added by one import from which the table's statistics are refreshed before matching. */
+const ANALYZE_AFTER = 10_000;
 
 /** Serialises imports, matching runs and operators' decisions: each reads what is open and then claims it. */
 export async function lockBankMatching(trx: Kysely<DB>): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended('bank-matching', 0))`.execute(trx);
+  // Matching sorts a statement's candidate pairs twice: in memory, not in temporary files, for 100,000 lines.
+  await sql`select pg_advisory_xact_lock(hashtextextended('bank-matching', 0)), set_config('work_mem', '64MB', true)`.execute(
+    trx,
+  );
 }
 
 export async function findStatementByHash(db: Kysely<DB>, sha256: string) {
@@ -90,6 +95,9 @@ export async function insertNewLines(db: Kysely<DB>, statementId: string, lines:
     added += Number(result.numAffectedRows ?? 0);
   }
   await db.updateTable('bank_statements').set({ lines_added: added }).where('id', '=', statementId).execute();
+  // Matching plans its joins from the table's statistics, which a large import in this very transaction makes stale
+  // (autovacuum cannot see uncommitted rows; ANALYZE in the transaction does).
+  if (added >= ANALYZE_AFTER) await sql`analyze bank_lines`.execute(db);
   return added;
 }
 
@@ -110,15 +118,20 @@ export interface ReceivedEntry {
  */
 export async function matchByReference(trx: Kysely<DB>, at: Date): Promise<ReceivedEntry[]> {
   const { rows } = await sql<ReceivedEntry>`
-    with candidates as (
-      select l.id as line_id, e.batch_id, e.position, e.amount_cents, e.bank_reference_id
+    with words as materialized (
+      select l.id as line_id, l.amount_cents, t.token
       from bank_lines l
       cross join lateral unnest(l.tokens) as t(token)
+      where l.credit and not exists (select 1 from bank_match_lines ml where ml.line_id = l.id)
+    ),
+    -- Joined on the word and the amount together: on the amount alone (many lines and entries share one), the
+    -- pairs would be the product of both.
+    candidates as (
+      select w.line_id, e.batch_id, e.position, e.amount_cents, e.bank_reference_id
+      from words w
       join remittance_entries e
-        on upper(e.bank_reference_id) = t.token and e.outcome = 'matched' and e.amount_cents = l.amount_cents
-      where l.credit
-        and not exists (select 1 from bank_match_lines ml where ml.line_id = l.id)
-        and not exists (select 1 from bank_match_entries me
+        on (upper(e.bank_reference_id), e.amount_cents) = (w.token, w.amount_cents) and e.outcome = 'matched'
+      where not exists (select 1 from bank_match_entries me
                         where me.batch_id = e.batch_id and me.position = e.position and me.active)
     ),
     counted as (
