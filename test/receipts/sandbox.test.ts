@@ -76,6 +76,13 @@ describe('GET /sandbox/receipts: a partner reads its sample receipts as the dono
     expect(theirs.json().error.code).toBe('FUNDRAISER:NOT_FOUND');
   });
 
+  it('is documented as an extension of the contract, in the sandbox tag', async () => {
+    const doc = (await t.get('/openapi.json')).json();
+    const operation = doc.paths['/sandbox/receipts'].get;
+    expect(operation).toMatchObject({ operationId: 'getSandboxReceipts', tags: ['sandbox'] });
+    expect(operation['x-extension']).toMatch(/^Not in the contract/);
+  });
+
   it('names the missing or bad field in a 400', async () => {
     const missing = await t.get('/sandbox/receipts');
     expect(missing.statusCode).toBe(400);
