@@ -6,6 +6,7 @@ import {
   revokeCredential,
   rotateCredential,
 } from '../../src/services/operators/credential-admin.js';
+import { setPartnerStatus } from '../../src/services/operators/partners.js';
 import { cli, ok, type Cli } from '../cli/harness.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { LIVE_ENV, startSmtpServer, type SmtpServer } from '../receipts/support.js';
@@ -118,7 +119,12 @@ describe('the scheduled (annual) rotation', () => {
     await worker.run();
     expect(await noticesOfKind(t, partner, 'rotation-due')).toEqual([]);
 
+    // Due, but the partner is suspended: it is told once reactivated.
     t.clock.current = new Date(issued.getTime() + 70 * DAY + 60_000);
+    await setPartnerStatus(operator(t), partner, 'suspended', 'unpaid invoice');
+    await worker.run();
+    expect(await noticesOfKind(t, partner, 'rotation-due')).toEqual([]);
+    await setPartnerStatus(operator(t), partner, 'active');
     await Promise.all([worker.run(), noticesWorker(t).run()]);
     await worker.run();
     const due = await noticesOfKind(t, partner, 'rotation-due');

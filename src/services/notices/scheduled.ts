@@ -50,7 +50,8 @@ export async function sendScheduledNotices(
     if (await db.transaction().execute(send)) report[key] += 1;
   };
   for (const credential of await listCredentialListings(db)) {
-    if (credential.revokedAt) continue;
+    // A suspended partner is told once it is reactivated (its keys are still unused then).
+    if (credential.revokedAt || credential.partnerStatus !== 'active') continue;
     const due = dueCheck(credential, now, schedule.periodDays);
     if (due) await once(due.key, due.send);
   }
