@@ -1,5 +1,5 @@
 -- Bank statements imported and matched to remittance entries (docs/bank-statements.md and
--- docs/decisions/0046-bank-lines-matched-to-remittance-entries.md). Dates of lines are calendar dates as the bank
+-- docs/decisions/0047-bank-lines-matched-to-remittance-entries.md). Dates of lines are calendar dates as the bank
 -- wrote them, stored as 'YYYY-MM-DD' text like the debits' (they never shift with a session's time zone).
 
 -- One imported file. The same file (by its SHA-256) imported again adds nothing and no row here.
