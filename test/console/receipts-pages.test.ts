@@ -59,6 +59,7 @@ describe('receipts in the console', () => {
     expect(page.body).toContain('33.00');
     expect(page.body).toContain('Your role (viewer) can read but not change receipts.');
     expect(page.body).not.toContain('/void"');
+    expect(page.body).not.toContain('/correct"');
 
     const pdf = await getPage(t, viewer.session, `/console/receipts/${number}/pdf`);
     expect(pdf.statusCode).toBe(200);
@@ -134,6 +135,32 @@ describe('receipts in the console', () => {
     const wrong = await postForm(t, admin.session, '/console/receipts/statements', { _csrf: admin.csrf, year: '2026' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.body).toContain('is not a financial year');
+  });
+});
+
+describe('correcting a donor in the console', () => {
+  it('voids the receipt and shows the one issued in its place, naming the corrected donor', async () => {
+    const id = await give(t, '21.00', { email: uniqueEmail('wrong'), firstName: 'Ann', lastName: 'Smyth' });
+    await settle(t, [{ id, amount: 21 }]);
+    const old = (await receiptsOf(t, id))[0]!.number;
+    const page = await getPage(t, admin.session, `/console/receipts/${old}`);
+    expect(page.body).toContain(`action="/console/receipts/${old}/correct"`);
+    const right = uniqueEmail('right');
+    const fields = { _csrf: admin.csrf, firstName: 'Anne', lastName: 'Smith', email: right, reason: 'Donor wrote in' };
+    const bad = await postForm(t, admin.session, `/console/receipts/${old}/correct`, { ...fields, email: 'anne' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('is not an e-mail address');
+
+    const done = await postForm(t, admin.session, `/console/receipts/${old}/correct`, fields);
+    expect(done.statusCode).toBe(303);
+    const [voided, replacement] = await receiptsOf(t, id);
+    expect(voided).toMatchObject({ number: old, voided_by: ADMIN });
+    expect(replacement).toMatchObject({ donor_name: 'Anne Smith', donor_email: right, replaces_id: voided!.id });
+    expect(done.headers.location).toBe(`/console/receipts/${replacement!.number}`);
+    const shown = await getPage(t, admin.session, done.headers.location!);
+    expect(shown.body).toContain('Anne Smith');
+    expect(shown.body).toContain(`href="/console/receipts/${old}"`);
+    expect(await audited('receipt.correct', ADMIN)).toEqual([expect.objectContaining({ subject: old })]);
   });
 });
 

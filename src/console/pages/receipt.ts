@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
 import type { ConsoleSession } from '../../services/console/sessions.js';
+import { correctDonor } from '../../services/operators/receipt-correction.js';
 import {
   receiptPdfOf,
   resendReceipt,
@@ -48,6 +49,7 @@ export const receiptPages: ConsolePage = (app, deps) => {
     const text = `Receipt ${outcome.done.number} is queued to its donor again.`;
     return receiptPage(deps, request, reply, { kind: 'ok', text }, 200);
   });
+  postCorrection(app, deps);
   app.post<{ Params: { number: string } }>('/receipts/:number/void', async (request, reply) => {
     const outcome = await attempt(
       () => voidByOperator(operatorContext(request, deps), request.params.number, field(request.body, 'reason')),
@@ -56,6 +58,26 @@ export const receiptPages: ConsolePage = (app, deps) => {
     if ('shown' in outcome) return outcome.shown;
     const text = `Receipt ${outcome.done.number} is void; its donor is told.`;
     return receiptPage(deps, request, reply, { kind: 'ok', text }, 200);
+  });
+};
+
+/** POST /receipts/:number/correct: the replacement's page, or this one again with what was wrong. */
+const postCorrection: ConsolePage = (app, deps) => {
+  app.post<{ Params: { number: string } }>('/receipts/:number/correct', async (request, reply) => {
+    const value = (name: string) => field(request.body, name);
+    const outcome = await attempt(
+      () =>
+        correctDonor(operatorContext(request, deps), request.params.number, {
+          firstName: value('firstName'),
+          lastName: value('lastName'),
+          businessName: value('businessName'),
+          email: value('email'),
+          reason: value('reason'),
+        }),
+      (notice, status) => receiptPage(deps, request, reply, notice, status),
+    );
+    if ('shown' in outcome) return outcome.shown;
+    return reply.redirect(`/console/receipts/${encodeURIComponent(outcome.done.number)}`, 303);
   });
 };
 
@@ -132,5 +154,29 @@ function actions(detail: ReceiptDetail, session: ConsoleSession): string {
       <p>
         <button type="submit" class="danger" data-confirm="Void receipt ${r.number}? It cannot be undone.">Void</button>
       </p>
-    </form>`;
+    </form>
+    !${correctionForm(r, session, action('correct'))}`;
 }
+
+const correctionForm = (r: ReceiptDetail['receipt'], session: ConsoleSession, action: string) =>
+  html`<form class="card" method="post" action="${action}">
+    <h3>Correct the donor</h3>
+    <p>This receipt is voided and another issued for the same gift, naming the donor below, sent to this address.</p>
+    !${csrfField(session)}
+    <p><label for="firstName">First name</label><input id="firstName" name="firstName" required maxlength="100" /></p>
+    <p><label for="lastName">Last name</label><input id="lastName" name="lastName" required maxlength="100" /></p>
+    <p>
+      <label for="businessName">Business name (optional)</label
+      ><input id="businessName" name="businessName" maxlength="200" value="${r.donorBusinessName ?? ''}" />
+    </p>
+    <p>
+      <label for="email">E-mail</label><input id="email" name="email" type="email" required value="${r.donorEmail}" />
+    </p>
+    <p>
+      <label for="correction-reason">Why (kept with the correction and in the audit log)</label
+      ><input id="correction-reason" name="reason" required maxlength="500" />
+    </p>
+    <p>
+      <button type="submit" data-confirm="Void ${r.number} and issue a corrected receipt?">Correct and reissue</button>
+    </p>
+  </form>`;
