@@ -22,8 +22,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
 
-// With the production queue policies (no test overrides): the heartbeat keeps a running job alive, and the job of a
-// killed worker expires within seconds instead of the ~130 s it used to take.
+// With the production queue policies (no test overrides): the run holds its batch's row lock until it is killed, and
+// the restarted worker retries at once a job whose run is dead, instead of waiting for its expiry and retry delay.
 describe.runIf(usingPostgres())('a reconciliation worker killed mid-batch, production policies', () => {
   it('the batch completes within 15 s of the restart, every donation settled once', async () => {
     const durable = await createDurableDatabase();

@@ -202,17 +202,23 @@ export class JobQueue {
   }
 
   /**
-   * Fails (hence retries) every job of `queue` left active. Only safe where no other process can be working the
-   * queue: embedded PGlite, whose data directory is locked by one process, after a crash of that process.
+   * Fails (hence retries) the jobs of `queue` left active: those of `ids`, or every one, which is only safe where no
+   * other process can be working the queue (embedded PGlite, whose data directory one process locks, after a crash
+   * of that process). With `now`, the retry is due at once rather than after the queue's retry delay: the worker is
+   * known dead, so there is nothing to back off from.
    */
-  async retryOrphanedJobs(queue: QueueName): Promise<number> {
-    const { rows } = await databaseExecutor(this.database).executeSql(
-      `select id from ${QUEUE_SCHEMA}.job where name = $1 and state = 'active'`,
-      [queue],
-    );
-    const ids = rows.map((row) => String((row as { id: string }).id));
+  async retryOrphanedJobs(queue: QueueName, options: { ids?: string[]; now?: boolean } = {}): Promise<number> {
+    const sql = databaseExecutor(this.database);
+    const active = `select id from ${QUEUE_SCHEMA}.job where name = $1 and state = 'active'`;
+    const ids =
+      options.ids ?? (await sql.executeSql(active, [queue])).rows.map((row) => String((row as { id: string }).id));
     for (const id of ids)
       await this.boss.fail(queue, id, { message: 'the process working this job ended before finishing it' });
+    if (options.now && ids.length > 0)
+      await sql.executeSql(
+        `update ${QUEUE_SCHEMA}.job set start_after = now() where name = $1 and id = any($2::uuid[]) and state = 'retry'`,
+        [queue, ids],
+      );
     return ids.length;
   }
 

@@ -25,6 +25,8 @@ export interface QueuePolicy {
 
 export const RECONCILIATION_QUEUE = 'remittance-reconciliation';
 export const RECONCILIATION_HEARTBEAT_SECONDS = 2;
+/** A running reconciliation whose heartbeat is older than this is taken for dead (four heartbeats missed). */
+export const RECONCILIATION_STALE_SECONDS = 8;
 export const RECONCILIATION_DEAD_LETTER_QUEUE = 'remittance-reconciliation-dead-letter';
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 export const HOUSEKEEPING_QUEUE = 'housekeeping';
@@ -56,14 +58,15 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
     expireInSeconds: 60,
   },
   // 6 attempts over roughly 5 to 10 minutes (5 s, 10 s, 20 s, 40 s, 80 s before each retry, up to twice that).
-  // A running job's heartbeat (RECONCILIATION_HEARTBEAT_SECONDS) keeps it from expiring however long it runs, so
-  // the expiry can be short: a batch whose worker was killed is retried within about expiry + maintenance
-  // interval + first retry delay (8 + 2 + 5 s).
+  // pg-boss's worker fails a job whose handler runs longer than its expiry, heartbeat or not, so the expiry is the
+  // longest run allowed. A dead run is found by the workers instead (services/reconciliation/worker.ts): on
+  // PostgreSQL, by its batch's row lock, released when its connection closes, or by a heartbeat older than
+  // RECONCILIATION_STALE_SECONDS; on the embedded database, at the start of the only process. It is retried at once.
   [RECONCILIATION_QUEUE]: {
     retryLimit: 5,
     retryDelaySeconds: 5,
     retryBackoff: true,
-    expireInSeconds: 8,
+    expireInSeconds: 900,
     deadLetter: RECONCILIATION_DEAD_LETTER_QUEUE,
     wakeOtherInstances: true,
   },

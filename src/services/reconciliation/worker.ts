@@ -6,8 +6,10 @@ import {
   RECONCILIATION_DEAD_LETTER_QUEUE,
   RECONCILIATION_HEARTBEAT_SECONDS,
   RECONCILIATION_QUEUE,
+  RECONCILIATION_STALE_SECONDS,
 } from '../../infrastructure/queue/queues.js';
 import { markDeadLettered, recordFailure } from '../../infrastructure/repositories/reconciliation-failures.js';
+import { orphanedReconciliationJobs } from '../../infrastructure/repositories/reconciliation-orphans.js';
 import type { ReconciliationJob } from '../jobs/definitions.js';
 import { reconcileBatch, type Checkpoint } from './reconcile-batch.js';
 
@@ -31,6 +33,10 @@ export interface ReconciliationWorkerOptions {
  * batch for operators (`remittances list --dead-lettered`, `remittances retry`).
  */
 export class ReconciliationWorker {
+  /** The jobs this process is running: never taken for orphans. */
+  private readonly running = new Set<string>();
+  private sweeper: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly queue: JobQueue,
     private readonly database: Database,
@@ -40,9 +46,15 @@ export class ReconciliationWorker {
   async start(): Promise<void> {
     if (this.database.kind === 'embedded') {
       // One process per embedded data directory: a job still active now was left by a process that crashed.
-      const orphans = await this.queue.retryOrphanedJobs(RECONCILIATION_QUEUE);
+      const orphans = await this.queue.retryOrphanedJobs(RECONCILIATION_QUEUE, { now: true });
       if (orphans > 0)
         this.options.log?.warn({ jobs: orphans }, 'retrying reconciliation jobs left active by a previous process');
+    } else {
+      // Other instances may be working the queue: only runs known dead are retried, at start (the instance that
+      // was killed is often the one restarting) and then every heartbeat, ahead of the expiry that is the backstop.
+      await this.retryDeadRuns();
+      this.sweeper = setInterval(() => void this.retryDeadRuns(), RECONCILIATION_HEARTBEAT_SECONDS * 1000);
+      this.sweeper.unref();
     }
     const pollingIntervalSeconds = this.options.pollingIntervalSeconds ?? 1;
     await this.queue.work<ReconciliationJob>(
@@ -59,6 +71,26 @@ export class ReconciliationWorker {
       { pollingIntervalSeconds: Math.max(pollingIntervalSeconds, 5) },
       (job) => this.deadLetter(job),
     );
+  }
+
+  stop(): void {
+    clearInterval(this.sweeper);
+  }
+
+  /** Retries at once the jobs of runs that died with their instance (see orphanedReconciliationJobs). */
+  private async retryDeadRuns(): Promise<void> {
+    try {
+      const ids = await orphanedReconciliationJobs(this.database.db, RECONCILIATION_QUEUE, {
+        exclude: [...this.running],
+        staleAfterSeconds: RECONCILIATION_STALE_SECONDS,
+      });
+      if (ids.length === 0) return;
+      await this.queue.retryOrphanedJobs(RECONCILIATION_QUEUE, { ids, now: true });
+      this.options.log?.warn({ jobs: ids.length }, 'retrying reconciliation jobs whose instance ended mid-run');
+      this.wake();
+    } catch (err) {
+      this.options.log?.warn({ err: (err as Error).message }, 'could not look for reconciliations left by a dead run');
+    }
   }
 
   /** A batch was just stored and committed: an idle worker of this process takes it at once. */
@@ -80,6 +112,7 @@ export class ReconciliationWorker {
   private async reconcile(job: QueuedJob<ReconciliationJob>) {
     const { batchId } = job.data;
     const started = Date.now();
+    this.running.add(job.id);
     try {
       const result = await reconcileBatch(
         this.database.db,
@@ -106,6 +139,8 @@ export class ReconciliationWorker {
       );
       await recordFailure(this.database.db, batchId, message).catch(() => undefined);
       throw err;
+    } finally {
+      this.running.delete(job.id);
     }
   }
 
