@@ -99,11 +99,11 @@ export function rotationDueMail(
 
 export function remittanceDigestMail(
   partner: string,
-  digest: { date: string; batches: number; exceptions: number },
+  summary: { date: string; batches: number; exceptions: number },
 ): NoticeMail {
-  return compose(partner, 'remittance-exceptions', `${partner}: remittance exceptions of ${digest.date}`, [
-    `${digest.batches} remittance batch${digest.batches === 1 ? '' : 'es'} of ${partner} completed on ` +
-      `${digest.date} with ${digest.exceptions} exception${digest.exceptions === 1 ? '' : 's'}: entries the ` +
+  return compose(partner, 'remittance-exceptions', `${partner}: remittance exceptions of ${summary.date}`, [
+    `${summary.batches} remittance batch${summary.batches === 1 ? '' : 'es'} of ${partner} completed on ` +
+      `${summary.date} with ${summary.exceptions} exception${summary.exceptions === 1 ? '' : 's'}: entries the ` +
       'foundation could not match to a donation as sent.',
     'The attached CSV lists each one with its outcome. GET /remittances/{batchId} reports every entry.',
   ]);
