@@ -91,7 +91,8 @@ export async function bankPage(
     unpaidEntries(ctx, settings, LIMIT),
     bankStatements(ctx, 10),
   ]);
-  const body = html`!${extra}!${canChange(session) ? uploadForm(csrfField(session)) : readOnlyNote('bank matches')}
+  // The lists waiting for a decision come first; the upload form last, as on the other pages.
+  const body = html`!${extra}
     <p><a href="/console/bank/matches">Matches made, and undoing one</a></p>
     !${suggestionsTable(suggestions, session)}!${linesTable(lines)}!${unpaidTable(unpaid)}
     !${dataTable(
@@ -104,7 +105,7 @@ export async function bankPage(
         { header: 'Imported', text: (s) => `${s.importedAt.toISOString().slice(0, 16)}Z by ${s.importedBy}` },
       ],
       { caption: 'Latest statements', empty: 'No statement was imported yet.' },
-    )}`;
+    )}!${canChange(session) ? uploadForm(csrfField(session)) : readOnlyNote('bank matches')}`;
   return sendPage(reply, status, { title: 'Bank statements', section: 'bank', session, notice }, body);
 }
 
