@@ -640,6 +640,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the receipts of a donation as its donor would get them (sandbox only)
+         * @description A settled donation of yours is receipted by the foundation: outside production with a sample receipt marked “SAMPLE — NOT A TAX RECEIPT”, never sent to the donor. This answers its receipts (void ones included) and every message about them — the receipt, a void notice after a reversal — with the subject, the text and HTML bodies and the PDF (base64). A donation not settled yet has none. Another partner’s donation answers 404 like an unknown one.
+         */
+        get: operations["getSandboxReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "mandate.updated": {
@@ -3980,7 +4000,9 @@ export interface operations {
                      *                 "DON-023Z4EWC5XSNVJWQ"
                      *               ],
                      *               "outcome": "matched",
-                     *               "detail": null
+                     *               "detail": null,
+                     *               "fundsReceived": true,
+                     *               "fundsReceivedAt": "2026-11-24T03:12:00.000Z"
                      *             },
                      *             {
                      *               "index": 1,
@@ -3990,7 +4012,9 @@ export interface operations {
                      *                 "DON-0D5WARNCDNWHQRHK"
                      *               ],
                      *               "outcome": "amount_mismatch",
-                     *               "detail": "Entry 20.00 AUD, donations 20.50 AUD."
+                     *               "detail": "Entry 20.00 AUD, donations 20.50 AUD.",
+                     *               "fundsReceived": false,
+                     *               "fundsReceivedAt": null
                      *             }
                      *           ],
                      *           "nextCursor": null
@@ -8962,6 +8986,267 @@ export interface operations {
             };
             /** @description FUNDRAISER:UNSUPPORTED_MEDIA_TYPE: The body is not application/json. */
             415: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:RATE_LIMIT: The partner’s request quota for the window is used up: retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNKNOWN: A bug: no internals in the body; the log has them under the correlation id. Retry with backoff. */
+            500: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSandboxReceipts: {
+        parameters: {
+            query: {
+                /**
+                 * @description The donationReferenceId POST /donations answered with.
+                 * @example DON-7Q2K9X4M1B
+                 */
+                donationReferenceId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The donation’s receipts and messages. */
+            200: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiVersion": "1.0.0",
+                     *       "correlationId": "3f0c2a4e-8b1d-4c5e-9f6a-7b8c9d0e1f2a",
+                     *       "method": "/sandbox/receipts",
+                     *       "data": {
+                     *         "items": {
+                     *           "donationReferenceId": "DON-7Q2K9X4M1B",
+                     *           "receipts": [
+                     *             {
+                     *               "number": "SAMPLE-2026-27-000001",
+                     *               "status": "in force",
+                     *               "amount": "20.50",
+                     *               "giftDate": "2026-11-21",
+                     *               "issuedAt": "2026-11-22T01:00:00.000Z",
+                     *               "issueReason": "settled",
+                     *               "replaces": null,
+                     *               "voidedAt": null
+                     *             }
+                     *           ],
+                     *           "messages": [
+                     *             {
+                     *               "kind": "receipt",
+                     *               "status": "held",
+                     *               "to": "jo.citizen@example.com",
+                     *               "subject": "SAMPLE — NOT A TAX RECEIPT — Tax receipt SAMPLE-2026-27-000001 from Sample Sports Foundation Ltd",
+                     *               "text": "Thank you for your gift of $20.50 …",
+                     *               "html": "<!doctype html>…",
+                     *               "attachments": [
+                     *                 {
+                     *                   "filename": "receipt-SAMPLE-2026-27-000001.pdf",
+                     *                   "contentType": "application/pdf",
+                     *                   "contentBase64": "JVBERi0xLjMK"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Version of the API that produced the response.
+                         * @example 1.0.0
+                         */
+                        apiVersion: string;
+                        /**
+                         * Format: uuid
+                         * @description Echo of the request’s X-Correlation-ID (a generated UUID when it was missing or malformed).
+                         */
+                        correlationId: string;
+                        /**
+                         * @description Endpoint that produced the response.
+                         * @example /sandbox/receipts
+                         */
+                        method: string;
+                        data: {
+                            items: {
+                                donationReferenceId: string;
+                                /** @description Every receipt of the donation, oldest first. */
+                                receipts: {
+                                    /**
+                                     * @description Sample numbers start with SAMPLE-.
+                                     * @example SAMPLE-2026-27-000001
+                                     */
+                                    number: string;
+                                    /** @enum {string} */
+                                    status: "in force" | "void";
+                                    /**
+                                     * @description AUD receipted: the net amount after reversals.
+                                     * @example 20.50
+                                     */
+                                    amount: string;
+                                    /**
+                                     * Format: date
+                                     * @description The gift’s date in the foundation’s time zone.
+                                     */
+                                    giftDate: string;
+                                    /** Format: date-time */
+                                    issuedAt: string;
+                                    /**
+                                     * @example settled
+                                     * @example partial reversal
+                                     */
+                                    issueReason: string;
+                                    /** @description The number of the receipt this one replaces. */
+                                    replaces: string | null;
+                                    voidedAt: string | null;
+                                }[];
+                                /** @description What the donor would be sent, oldest first. */
+                                messages: {
+                                    /**
+                                     * @description A receipt, or the notice that one is void.
+                                     * @enum {string}
+                                     */
+                                    kind: "receipt" | "receipt-void";
+                                    /**
+                                     * @description Outside production a message is never sent to the donor: held, or sent to the foundation’s QA inbox.
+                                     * @enum {string}
+                                     */
+                                    status: "pending" | "held" | "sent" | "failed";
+                                    /** @description The donor the message is written to. */
+                                    to: string;
+                                    subject: string;
+                                    text: string;
+                                    html: string | null;
+                                    attachments: {
+                                        /** @example receipt-SAMPLE-2026-27-000001.pdf */
+                                        filename: string;
+                                        /** @example application/pdf */
+                                        contentType: string;
+                                        /**
+                                         * Format: byte
+                                         * @description The PDF, base64.
+                                         */
+                                        contentBase64: string;
+                                    }[];
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description FUNDRAISER:VALIDATION: X-Correlation-ID missing or not a UUID, or invalid input: the cause names every failing field. */
+            400: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:UNAUTHORIZED: Credentials missing or wrong (the body never says which), or a channel the partner was not issued. */
+            401: {
+                headers: {
+                    /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
+                    "X-Correlation-ID"?: string;
+                    /** @description Requests allowed per quota window for this partner. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FUNDRAISER:NOT_FOUND: No such resource for this partner (another partner’s id answers the same). */
+            404: {
                 headers: {
                     /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */
                     "X-Correlation-ID"?: string;

@@ -100,6 +100,8 @@ export const batchReportExample = {
       donationIds: ['DON-023Z4EWC5XSNVJWQ'],
       outcome: 'matched',
       detail: null,
+      fundsReceived: true,
+      fundsReceivedAt: '2026-11-24T03:12:00.000Z',
     },
     {
       index: 1,
@@ -108,6 +110,8 @@ export const batchReportExample = {
       donationIds: ['DON-0D5WARNCDNWHQRHK'],
       outcome: 'amount_mismatch',
       detail: 'Entry 20.00 AUD, donations 20.50 AUD.',
+      fundsReceived: false,
+      fundsReceivedAt: null,
     },
   ],
   nextCursor: null,
