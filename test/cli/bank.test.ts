@@ -111,6 +111,11 @@ describe('fundraiser-admin bank lists and decisions', () => {
       bankReferenceId: ref,
       ageDays: 5,
     });
+    // A line the bank dated ahead of today is 0 days old, not negative.
+    file('ahead.xml', camt053([{ amount: '3.33', booked: dayOf(t, 2), bankRef: unique('BK'), ustrd: ['AHEAD'] }]));
+    await ok(run, 'bank', 'import', join(dir, 'ahead.xml'));
+    const now = (await ok(run, 'bank', 'lines', '--unmatched')).lines;
+    expect(now.find((l: { amountCents: number }) => l.amountCents === 333)).toMatchObject({ ageDays: 0 });
     const table = await later('bank', 'unpaid');
     expect(table.stdout).toContain('Age (days)');
     const { suggestions } = await ok(run, 'bank', 'suggestions');

@@ -16,6 +16,9 @@ type Clock = Pick<BankMatchingSettings, 'timeZone'>;
 
 const today = (ctx: OperatorContext, clock: Clock) => dateIn(ctx.now(), clock.timeZone);
 
+/** Whole days from `date` to `now`; 0 for a date not yet reached (a line the bank dated ahead). */
+const ageOf = (now: string, date: string) => (date > now ? 0 : daysApart(now, date));
+
 export interface BankLine {
   id: number;
   file: string;
@@ -42,7 +45,7 @@ export async function bankLines(
     lineNo: l.line_no,
     account: l.account,
     bookedOn: l.booked_on,
-    ageDays: daysApart(now, l.booked_on),
+    ageDays: ageOf(now, l.booked_on),
     direction: l.credit ? 'credit' : 'debit',
     amountCents: Number(l.amount_cents),
     description: l.description,
@@ -70,7 +73,7 @@ export async function unpaidEntries(ctx: OperatorContext, clock: Clock, limit: n
     amountCents: Number(e.amount_cents),
     partner: e.partner_name,
     receivedAt: new Date(e.created_at),
-    ageDays: daysApart(now, dateIn(new Date(e.created_at), clock.timeZone)),
+    ageDays: ageOf(now, dateIn(new Date(e.created_at), clock.timeZone)),
   }));
 }
 
