@@ -127,7 +127,7 @@ export class PaymentSimulator implements PaymentProvider {
     const idempotencyKey = `debit:${request.debitId}:${request.attempt}`;
     const accountNumber = await this.accountNumberOf(request.mandate.id);
     const outcome = simulatedOutcome(accountNumber, request.attempt);
-    await this.db
+    const inserted = await this.db
       .insertInto('simulator_payments')
       .values({
         id: `pi_sim_${alphanumeric(24)}`,
@@ -142,12 +142,16 @@ export class PaymentSimulator implements PaymentProvider {
         settles_at: new Date(request.at.getTime() + SETTLEMENT_DAYS * DAY_MS),
       })
       .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .execute();
-    const payment = await this.db
-      .selectFrom('simulator_payments')
-      .select('id')
-      .where('idempotency_key', '=', idempotencyKey)
-      .executeTakeFirstOrThrow();
+      .returning('id')
+      .executeTakeFirst();
+    // A repeat of the key reaches the payment the first request made, as the provider's idempotency does.
+    const payment =
+      inserted ??
+      (await this.db
+        .selectFrom('simulator_payments')
+        .select('id')
+        .where('idempotency_key', '=', idempotencyKey)
+        .executeTakeFirstOrThrow());
     return { paymentId: payment.id, status: 'processing', failure: null };
   }
 

@@ -2,15 +2,16 @@ import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { Debit, DebitsTable } from '../db/schema-recurring.js';
 
-/** Inserts a plan's debit unless the plan already has one on that date; true when this call created it. */
-export async function insertPlanDebitOnce(trx: Kysely<DB>, debit: Insertable<DebitsTable>): Promise<boolean> {
+/** Inserts plans' debits in one statement; the ids of those inserted (a (plan, date) that exists already is not). */
+export async function insertPlanDebitsOnce(trx: Kysely<DB>, debits: Insertable<DebitsTable>[]): Promise<string[]> {
+  if (debits.length === 0) return [];
   const inserted = await trx
     .insertInto('debits')
-    .values(debit)
+    .values(debits)
     .onConflict((oc) => oc.columns(['plan_id', 'due_date']).where('plan_id', 'is not', null).doNothing())
     .returning('id')
-    .executeTakeFirst();
-  return inserted !== undefined;
+    .execute();
+  return inserted.map((row) => row.id);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { RecurringPlan, RecurringPlansTable } from '../db/schema-recurring.js';
 
@@ -52,6 +52,33 @@ export function lockPlan(trx: Kysely<DB>, id: string) {
   return trx.selectFrom('recurring_plans').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
+/** Plans row-locked, in the order plansDue gives them (so that two writers of overlapping sets never deadlock). */
+export function lockPlans(trx: Kysely<DB>, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return trx
+    .selectFrom('recurring_plans')
+    .selectAll()
+    .where('id', 'in', ids)
+    .orderBy('next_due_date')
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/** Moves plans' schedules on in one statement: debits scheduled so far, and the next date (null: none left). */
+export async function movePlansOn(
+  trx: Kysely<DB>,
+  plans: { id: string; debitsScheduled: number; nextDueDate: string | null }[],
+): Promise<void> {
+  if (plans.length === 0) return;
+  const rows = sql.join(plans.map((p) => sql`(${p.id}::text, ${p.debitsScheduled}::int, ${p.nextDueDate}::text)`));
+  await sql`
+    update recurring_plans p
+    set debits_scheduled = v.scheduled, next_due_date = v.next_due_date, updated_at = now()
+    from (values ${rows}) as v(id, scheduled, next_due_date)
+    where p.id = v.id`.execute(trx);
+}
+
 export async function updatePlan(
   trx: Kysely<DB>,
   id: string,
@@ -100,7 +127,8 @@ export function plansDue(
     .where('next_due_date', '<=', today);
   if ('only' in partners) query = query.where('partner_id', 'in', partners.only.length ? partners.only : ['']);
   else if (partners.except.length > 0) query = query.where('partner_id', 'not in', partners.except);
-  return query.orderBy('next_due_date').limit(limit).execute();
+  // A total order: the scan and the sandbox clock lock a chunk of plans in this order (services/recurring/due-work.ts).
+  return query.orderBy('next_due_date').orderBy('id').limit(limit).execute();
 }
 
 /** The open plans of a mandate (to cancel them when it ends). */

@@ -50,9 +50,8 @@ export async function collectDebit(
     },
     at,
   });
-  const recorded = await db
-    .transaction()
-    .execute((trx) => markSubmitted(trx, debit.id, { attempt, paymentId: submission.paymentId, at }));
+  // One statement, atomic on its own: a transaction around it would only add two round trips.
+  const recorded = await markSubmitted(db, debit.id, { attempt, paymentId: submission.paymentId, at });
   // A provider that answers at once (a debit refused on the spot) is applied as its webhook would be.
   if (recorded && submission.status !== 'processing')
     await applyDebitOutcome(
