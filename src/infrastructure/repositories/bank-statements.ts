@@ -112,12 +112,16 @@ export interface ReceivedEntry {
 }
 
 /**
- * The automatic rule, in one statement: a credit line never matched before whose words hold exactly one open
+ * The automatic rule, set-based: a credit line never matched before whose words hold exactly one open
  * entry's bank reference with the same amount, that entry being held so by no other such line, pays it. Each pair
  * becomes a match with its two links; the entries received are returned.
  */
 export async function matchByReference(trx: Kysely<DB>, at: Date): Promise<ReceivedEntry[]> {
-  const { rows } = await sql<ReceivedEntry>`
+  // The pairs are kept in a temporary table and written by the statements after it: each of them stays well inside
+  // the statement timeout for a 100,000-line statement, where one statement doing it all would not on a busy server.
+  await sql`drop table if exists pg_temp.bank_pairs`.execute(trx);
+  await sql`
+    create temporary table bank_pairs on commit drop as
     with words as materialized (
       select l.id as line_id, l.amount_cents, t.token
       from bank_lines l
@@ -138,25 +142,24 @@ export async function matchByReference(trx: Kysely<DB>, at: Date): Promise<Recei
       select c.*, count(*) over (partition by c.line_id) as per_line,
              count(*) over (partition by c.batch_id, c.position) as per_entry
       from candidates c
-    ),
-    pairs as materialized (
-      select nextval(pg_get_serial_sequence('bank_matches', 'id')) as match_id, line_id, batch_id, position,
-             amount_cents, bank_reference_id
-      from counted where per_line = 1 and per_entry = 1
-    ),
-    matches as (
-      insert into bank_matches (id, method, rule, line_cents, entry_cents, decided_by, decided_at)
-      select match_id, 'automatic', 'reference', amount_cents, amount_cents, 'system', ${at} from pairs
-    ),
-    line_links as (
-      insert into bank_match_lines (match_id, line_id, amount_cents) select match_id, line_id, amount_cents from pairs
-    ),
-    entry_links as (
-      insert into bank_match_entries (match_id, batch_id, position, amount_cents, received_at)
-      select match_id, batch_id, position, amount_cents, ${at} from pairs
     )
+    select nextval(pg_get_serial_sequence('bank_matches', 'id')) as match_id, line_id, batch_id, position,
+           amount_cents, bank_reference_id
+    from counted where per_line = 1 and per_entry = 1`.execute(trx);
+  await sql`
+    insert into bank_matches (id, method, rule, line_cents, entry_cents, decided_by, decided_at)
+    select match_id, 'automatic', 'reference', amount_cents, amount_cents, 'system', ${at} from bank_pairs`.execute(
+    trx,
+  );
+  await sql`
+    insert into bank_match_lines (match_id, line_id, amount_cents)
+    select match_id, line_id, amount_cents from bank_pairs`.execute(trx);
+  await sql`
+    insert into bank_match_entries (match_id, batch_id, position, amount_cents, received_at)
+    select match_id, batch_id, position, amount_cents, ${at} from bank_pairs`.execute(trx);
+  const { rows } = await sql<ReceivedEntry>`
     select p.batch_id, p.position, p.bank_reference_id, p.amount_cents, b.partner_id, b.environment
-    from pairs p join remittance_batches b on b.id = p.batch_id
+    from bank_pairs p join remittance_batches b on b.id = p.batch_id
     order by p.batch_id, p.position`.execute(trx);
   return rows;
 }
