@@ -26,16 +26,12 @@ export const NO_BENEFIT =
 /** "51 824 753 556": how an ABN is written for people. */
 export const formatAbn = (abn: string): string => abn.replace(/^(\d{2})(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3 $4');
 
-/** "Tuesday 30 June 2026" is too long for a receipt: "30 June 2026". */
+/** "Tuesday 30 June 2026" is too long for a receipt: "30 June 2026". Built once: a formatter costs ~0.1 ms. */
+const LONG_DATE = new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
+
 export function longDate(date: string): string {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
-  const name = new Date(Date.UTC(year, month - 1, day)).toLocaleDateString('en-AU', {
-    timeZone: 'UTC',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  });
-  return name;
+  return LONG_DATE.format(new Date(Date.UTC(year, month - 1, day)));
 }
 
 /** The name the receipt is made out to: the business when the donor gave one, else the donor's name. */

@@ -26,7 +26,11 @@ export class MailDeliveryWorker {
     transport?: MailTransport | null,
   ) {
     const smtp =
-      transport !== undefined ? transport : policy.smtpUrl ? smtpTransport(policy.smtpUrl, policy.timeoutMs) : null;
+      transport !== undefined
+        ? transport
+        : policy.smtpUrl
+          ? smtpTransport(policy.smtpUrl, policy.timeoutMs, policy.concurrency)
+          : null;
     this.deps = { db: database.db, policy, transport: smtp, content };
   }
 
