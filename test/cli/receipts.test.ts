@@ -154,10 +154,12 @@ describe('fundraiser-admin receipts export | statement | outbox', () => {
       'number,financialYear,sequence,status,issuedAt,issueReason,replaces,donationReferenceId,giftDate,amountAud,' +
         'donorName,donorBusinessName,donorEmail,fundraiserId,fundraiserName,voidedAt,voidReason,voidedBy',
     );
+    const asJson = await ok(run, 'receipts', 'export', '--year', year);
+    expect(asJson).toEqual(rows);
     const bad = await run('receipts', 'export', '--year', '2026');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('"2026" is not a financial year: write it as 2026-27');
-    expect(await audited('receipt.export')).toHaveLength(1);
+    expect(await audited('receipt.export')).toHaveLength(2);
   });
 
   it('issues the end-of-year statement on demand, once, and sends it again for one donor', async () => {

@@ -60,7 +60,25 @@ export async function registerCsv(
   const year = requireYear(request.year);
   const series = seriesOf(request.production);
   await audit(ctx, AuditActions.receiptExport, `register:${series}:${year}`, { series, year });
-  return csvStream(registerRecords(ctx, series, year), REGISTER_CSV_COLUMNS);
+  return csvStream(neutralised(registerRecords(ctx, series, year)), REGISTER_CSV_COLUMNS);
+}
+
+/** The same register as `registerCsv`, as one object per receipt keyed by the CSV's column names. Audited. */
+export async function registerJson(
+  ctx: OperatorContext,
+  request: { year: string; production: boolean },
+): Promise<Record<string, string>[]> {
+  const year = requireYear(request.year);
+  const series = seriesOf(request.production);
+  await audit(ctx, AuditActions.receiptExport, `register:${series}:${year}`, { series, year });
+  const receipts: Record<string, string>[] = [];
+  for await (const page of registerRecords(ctx, series, year))
+    for (const record of page) receipts.push(Object.fromEntries(REGISTER_CSV_COLUMNS.map((c, i) => [c, record[i]!])));
+  return receipts;
+}
+
+async function* neutralised(pages: AsyncIterable<string[][]>): AsyncIterable<string[][]> {
+  for await (const page of pages) yield page.map((record) => record.map(neutraliseCell));
 }
 
 async function* registerRecords(ctx: OperatorContext, series: string, year: string): AsyncIterable<string[][]> {
@@ -75,28 +93,26 @@ async function* registerRecords(ctx: OperatorContext, series: string, year: stri
       const replaces = r.replaces_id
         ? (numbers.get(r.replaces_id) ?? (await receiptNumberOf(ctx.db, r.replaces_id)))
         : null;
-      records.push(
-        [
-          r.number,
-          r.financial_year,
-          String(r.sequence),
-          r.voided_at === null ? 'in force' : 'void',
-          new Date(r.issued_at).toISOString(),
-          r.issue_reason,
-          replaces ?? '',
-          r.donation_reference_id,
-          r.gift_date,
-          formatCents(Number(r.amount_cents)),
-          r.donor_name,
-          r.donor_business_name ?? '',
-          r.donor_email,
-          r.fundraiser_id,
-          r.fundraiser_name,
-          r.voided_at === null ? '' : new Date(r.voided_at).toISOString(),
-          r.void_reason ?? '',
-          r.voided_by ?? '',
-        ].map(neutraliseCell),
-      );
+      records.push([
+        r.number,
+        r.financial_year,
+        String(r.sequence),
+        r.voided_at === null ? 'in force' : 'void',
+        new Date(r.issued_at).toISOString(),
+        r.issue_reason,
+        replaces ?? '',
+        r.donation_reference_id,
+        r.gift_date,
+        formatCents(Number(r.amount_cents)),
+        r.donor_name,
+        r.donor_business_name ?? '',
+        r.donor_email,
+        r.fundraiser_id,
+        r.fundraiser_name,
+        r.voided_at === null ? '' : new Date(r.voided_at).toISOString(),
+        r.void_reason ?? '',
+        r.voided_by ?? '',
+      ]);
     }
     yield records;
     after = rows[rows.length - 1]!.sequence;
