@@ -16,6 +16,8 @@ export interface Child {
   waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray>;
   /** SIGTERM (graceful shutdown), then SIGKILL if it has not exited within `graceMs`. */
   stop(graceMs?: number): Promise<void>;
+  /** SIGKILL at once (kill -9: no shutdown, no cleanup), resolving once the process has exited. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -65,6 +67,11 @@ export function startChild(script: string, options: ChildOptions): Child {
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
       await exited;
       clearTimeout(timer);
+    },
+    async kill() {
+      if (exitCode !== undefined) return;
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }

@@ -4,7 +4,8 @@
  *
  * Knobs (environment): BENCH_SECONDS (measured seconds per workload, default 6), BENCH_WARMUP_SECONDS (default 1),
  * BENCH_RUNS (times each load workload is measured, default 3; the median is reported),
- * BENCH_ONLY (comma-separated workload keys: ping, fundraisers, accounts, donations, mandates, remittance, batches, report, import;
+ * BENCH_ONLY (comma-separated workload keys: ping, fundraisers, accounts, donations, mandates, remittance, batches, report, import,
+ * and the money loop's debits, statement, resume, receipts (bench/money.ts; BENCH_MONEY_RUNS runs each, default 3);
  * for one path alone, e.g. BENCH_ONLY=report for the 100,000-entry remittance report), BENCH_CPU_PROF (a directory: the service runs
  * with --cpu-prof and writes its profile there), BENCH_SERVICE_NODE_ARGS (more node flags for the service, e.g.
  * --trace-gc), BENCH_KEEP (keep the temp dir and the service's log), BENCH_KEEP_DATABASE.
@@ -51,6 +52,7 @@ import { machineDescription, table, targetsList, writeSection, type Row } from '
 import { BENCH_QUOTA_LIMIT, buildService, startService } from './service.js';
 import { evaluateTargets, importTargets, throughputTargets } from './targets.js';
 import { IMPORT_ROWS, measureImport, type ImportResult } from './account-import.js';
+import { moneyRows, moneyTargets, runMoneyLoop, type MoneyLoop } from './money.js';
 import {
   accountPath,
   donationRequest,
@@ -94,9 +96,11 @@ async function main() {
       ...throughputRows(run.throughput),
       ...reportRows(run.report),
       ...importRows(run.accountImport),
+      ...(run.money ? moneyRows(run.money) : []),
     ];
     const targets = evaluateTargets(database.kind, measured, run.remittance, run.peakRssMb, run.report);
     targets.push(...throughputTargets(database.kind, run.throughput), ...importTargets(run.accountImport));
+    if (run.money) targets.push(...moneyTargets(database.kind, run.money));
     const command = serverUrl ? `DATABASE_URL=${redactUrl(serverUrl)} npm run bench` : 'npm run bench';
     const overrides = Object.entries(process.env)
       .filter(([k]) => k.startsWith('BENCH_'))
@@ -287,7 +291,10 @@ async function runWorkloads(context: RunContext) {
     accountImport = await measureImport(database);
     progress(`  ${accountImport.error ?? accountImport.runsMs.map((ms) => `${Math.round(ms)} ms`).join(', ')}`);
   }
-  return { results, base, remittance, report, throughput, peakRssMb, databaseVersion, accountImport };
+  let money: MoneyLoop | null = null;
+  if (['debits', 'statement', 'resume', 'receipts'].some(wanted))
+    money = await runMoneyLoop({ repoRoot, workDir, database }, service.credentials, wanted, progress);
+  return { results, base, remittance, report, throughput, peakRssMb, databaseVersion, accountImport, money };
 }
 
 /**

@@ -22,6 +22,8 @@ export interface RunningService {
   memory(): { rssMb: number; peakMb: number };
   /** Stops the service gracefully; returns its peak RSS in MB (null without /proc). */
   stop(): Promise<number | null>;
+  /** kill -9: the process ends at once, mid-work, as a crash would end it. */
+  kill(): Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -34,6 +36,10 @@ export interface ServiceOptions {
   nodeArgs?: string[];
   /** A restart on a database already seeded: the banner no longer shows secrets, so the caller passes them. */
   credentials?: { clientId: string; clientSecret: string };
+  /** Settings over the bench's own (a production-like service for live receipts, a shorter scan interval). */
+  env?: NodeJS.ProcessEnv;
+  /** The name of its log file in the work dir (each start of a workload writes its own). */
+  logName?: string;
 }
 
 /** The bench and the soak measure the service as deployed, the compiled build; its output goes to stderr. */
@@ -61,6 +67,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // The report workload posts one batch of 100,000 entries (~9 MB): ten times the default limits.
     MAX_REMITTANCE_ENTRIES: '100000',
     BODY_LIMIT_BYTES: String(32 * 1024 * 1024),
+    ...options.env,
   };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
@@ -72,7 +79,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     cwd: options.repoRoot,
     env: { ...env, ...launch.env },
     // A restart writes a log of its own: its banner must not be confused with the first run's.
-    logFile: join(options.workDir, options.credentials ? 'service-restarted.log' : 'service.log'),
+    logFile: join(options.workDir, options.logName ?? (options.credentials ? 'service-restarted.log' : 'service.log')),
     nodeArgs: [
       ...launch.nodeArgs,
       ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
@@ -95,6 +102,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         const peak = rss.stop();
         await child.stop();
         return peak;
+      },
+      async kill() {
+        rss.stop();
+        await child.kill();
       },
     };
   } catch (err) {
