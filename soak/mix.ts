@@ -57,6 +57,8 @@ export class MixSource {
     private readonly basePath: string,
     private readonly mandateIds: string[],
     private readonly spare: DonationPool,
+    /** Receives the bank reference of every entry of every batch drawn (a bank statement pays them later). */
+    private readonly remitted?: string[],
   ) {
     let sum = 0;
     for (const [kind, percent] of MIX) this.cumulative.push([kind, (sum += percent)]);
@@ -109,7 +111,9 @@ export class MixSource {
     const remittances = Array.from({ length: BATCH_ENTRIES }, () => {
       const donation = this.unsettled.shift() ?? this.spare.take();
       if (!donation) throw new Error('the pool of donations to settle ran out; raise the spare pool');
-      return { bankReferenceId: `SOAK-${randomUUID()}`, amount: Number(AMOUNT), donationIds: [donation] };
+      const bankReferenceId = `SOAK-${randomUUID()}`;
+      this.remitted?.push(bankReferenceId);
+      return { bankReferenceId, amount: Number(AMOUNT), donationIds: [donation] };
     });
     return { source: { channel: CHANNEL, fundraiserId: FUNDRAISER }, remittances };
   }

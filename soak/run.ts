@@ -1,5 +1,7 @@
 /**
- * `npm run soak -- --minutes N [--rate R]`: the service under sustained mixed partner traffic on PostgreSQL.
+ * `npm run soak -- --minutes N [--rate R] [--statement-minutes S]`: the service under sustained mixed partner traffic
+ * on PostgreSQL, with the money loop's background work beside it (soak/background.ts: plans and the sandbox clock,
+ * receipts mailed to a local SMTP server, a bank statement imported every S minutes, default 5).
  *
  * Starts the real service as production runs it (src/server.ts in a child process, on a fresh database created on
  * the server of DATABASE_URL and dropped afterwards), probes the capacity of the issue-19 mix (closed loop, until
@@ -19,10 +21,12 @@ import { readQueueStats } from '../src/services/queues/queue-stats.js';
 import { createBenchDatabase } from '../bench/database.js';
 import { machineDescription, writeSection } from '../bench/report.js';
 import { buildService, startService } from '../bench/service.js';
+import { startSmtpSink } from '../bench/smtp-sink.js';
+import { BackgroundWork } from './background.js';
 import { drawChart } from './chart.js';
 import { createClient, type Outcome } from './client.js';
 import { DonationPool, MixSource, mandateBody, MIX, BATCH_ENTRIES, SPARE_PREFIX } from './mix.js';
-import { batchTimes, evaluate, percentile, summaryMarkdown, type SoakResult } from './summary.js';
+import { batchTimes, DRAIN_TIMEOUT_MS, evaluate, percentile, summaryMarkdown, type SoakResult } from './summary.js';
 import { WINDOW_SECONDS, WindowRecorder, type Window } from './windows.js';
 
 const PROBE_SECONDS = 15;
@@ -31,8 +35,11 @@ const MAX_IN_FLIGHT = 2000;
 const progress = (message: string) => process.stderr.write(`[soak] ${message}\n`);
 
 async function main() {
-  const { values } = parseArgs({ options: { minutes: { type: 'string' }, rate: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { minutes: { type: 'string' }, rate: { type: 'string' }, 'statement-minutes': { type: 'string' } },
+  });
   const minutes = Number(values.minutes ?? 30);
+  const statementMinutes = Number(values['statement-minutes'] ?? 5);
   const fixedRate = values.rate ? Number(values.rate) : null;
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('set DATABASE_URL to a PostgreSQL server: the soak runs on PostgreSQL');
@@ -45,7 +52,15 @@ async function main() {
   const startedAt = new Date();
   const database = await createBenchDatabase(serverUrl, workDir);
   if (database.kind !== 'postgres') throw new Error('unreachable');
-  const service = await startService({ repoRoot, workDir, database });
+  // Receipts leave through a local SMTP server: outside production only to a QA inbox (docs/receipts.md).
+  const smtp = await startSmtpSink();
+  const service = await startService({
+    repoRoot,
+    workDir,
+    database,
+    // As the bench's receipts workload runs it (bench/receipts.ts): a season's receipts need more than two at once.
+    env: { SMTP_URL: smtp.url, MAIL_REDIRECT_TO: 'qa@foundation.test', MAIL_CONCURRENCY: '8' },
+  });
   const observer = await connectDatabase({ databaseUrl: database.url, poolMax: 2 });
   const client = createClient(service.origin, service.credentials);
   try {
@@ -78,11 +93,27 @@ async function main() {
     // The bulk insert's aftermath (statistics, dirty pages) settled before the clock starts, not in the first minutes.
     await sql`vacuum analyze donations`.execute(observer.db);
     await sql`checkpoint`.execute(observer.db);
-    await drainQueues(observer, 120_000);
+    await drainQueues(observer, DRAIN_TIMEOUT_MS);
 
-    const run = await drive(client, mix(), rate, minutes, service.pid, observer);
-    progress('stopped sending; waiting for the queues to drain');
-    const drainMs = await drainQueues(observer, 120_000);
+    const remitted: string[] = [];
+    const background = new BackgroundWork(
+      { repoRoot, workDir, database, baseUrl: service.baseUrl },
+      service.credentials,
+      smtp,
+      remitted,
+    );
+    await background.start(statementMinutes);
+    const run = await drive(
+      client,
+      new MixSource(basePath, mandateIds, spare, remitted),
+      rate,
+      minutes,
+      service.pid,
+      observer,
+    );
+    progress('stopped sending; waiting for the background work and the queues to drain');
+    const backgroundSummary = await background.stop();
+    const drainMs = await drainQueues(observer, DRAIN_TIMEOUT_MS);
     const batches = await batchTimes(observer.db, run.measuredFrom);
     const result: SoakResult = {
       command: `DATABASE_URL=${redactUrl(serverUrl)} npm run soak -- --minutes ${minutes}${fixedRate ? ` --rate ${fixedRate}` : ''}`,
@@ -97,6 +128,7 @@ async function main() {
       thirds: run.thirds,
       batches,
       drainMs,
+      background: backgroundSummary,
       targets: [],
     };
     result.targets = evaluate(result);
@@ -112,6 +144,7 @@ async function main() {
     client.close();
     await observer.close();
     await service.stop();
+    await smtp.close();
     await database.drop();
     rmSync(workDir, { recursive: true, force: true });
   }
@@ -181,13 +214,13 @@ async function probe(
   const warm = { n: 0 };
   const warmUntil = performance.now() + 3000;
   await Promise.all(Array.from({ length: PROBE_CONNECTIONS }, () => loop(warmUntil, warm)));
-  await drainQueues(observer, 120_000);
+  await drainQueues(observer, DRAIN_TIMEOUT_MS);
   const counted = { n: 0 };
   const started = performance.now();
   const until = started + PROBE_SECONDS * 1000;
   await Promise.all(Array.from({ length: PROBE_CONNECTIONS }, () => loop(until, counted)));
   const sendingSeconds = (performance.now() - started) / 1000;
-  const drainMs = await drainQueues(observer, 120_000);
+  const drainMs = await drainQueues(observer, DRAIN_TIMEOUT_MS);
   return {
     capacity: counted.n / (sendingSeconds + drainMs / 1000),
     requestsPerSecond: counted.n / sendingSeconds,

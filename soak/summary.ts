@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../src/infrastructure/db/schema.js';
 import type { Target } from '../bench/report.js';
+import type { BackgroundSummary } from './background.js';
 import { median, type Window } from './windows.js';
 
 export interface BatchTimes {
@@ -25,6 +26,8 @@ export interface SoakResult {
   batches: BatchTimes;
   /** After the last request, how long until no job waited and no batch was unfinished. */
   drainMs: number;
+  /** The money loop's work beside the traffic (soak/background.ts). */
+  background: BackgroundSummary;
   targets: Target[];
 }
 
@@ -47,6 +50,9 @@ export async function batchTimes(db: Kysely<DB>, since: Date): Promise<BatchTime
   const ms = (v: number | null) => (v === null ? null : Math.round(Number(v)));
   return { posted: r.posted, completed: r.completed, p50Ms: ms(r.p50), p99Ms: ms(r.p99), maxMs: ms(r.max) };
 }
+
+/** How long run.ts waits for the queues to drain after the last request. */
+export const DRAIN_TIMEOUT_MS = 120_000;
 
 export function percentile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -88,6 +94,11 @@ export function evaluate(result: SoakResult): Target[] {
       met: minutes >= 30 ? batches.completed === batches.posted && (batches.p99Ms ?? Infinity) <= 5000 : null,
       actual: `${batches.completed} of ${batches.posted} completed; 202 → completed p50 ${batches.p50Ms ?? '?'} ms, p99 ${batches.p99Ms ?? '?'} ms, max ${batches.maxMs ?? '?'} ms${scale}`,
     },
+    {
+      description: 'soak: every queue drained after the run, the background work without errors',
+      met: minutes >= 30 ? result.drainMs < DRAIN_TIMEOUT_MS && result.background.errors.length === 0 : null,
+      actual: `drained ${(result.drainMs / 1000).toFixed(1)} s after the last request; ${result.background.errors.length} background errors${scale}`,
+    },
   ];
 }
 
@@ -111,9 +122,23 @@ export function summaryMarkdown(result: SoakResult, chart: string, json: string)
       `${sum((w) => w.requests).toLocaleString('en-US')} requests, ${sum((w) => w.errors)} errors, ${sum((w) => w.skipped)} not sent (in-flight cap), ${sum((w) => w.unexpected)} unexpected statuses. ` +
       `Database ${dbStart.toFixed(0)} → ${dbEnd.toFixed(0)} MB; the queues drained ${(result.drainMs / 1000).toFixed(1)} s after the last request.`,
     '',
+    backgroundMarkdown(result.background),
+    '',
     `![soak chart](${chart}) — every 10 s window: [${json}](${json}).`,
     '',
     'Targets:',
     targets,
   ].join('\n');
+}
+
+function backgroundMarkdown(b: BackgroundSummary): string {
+  const statements = b.statements.map(
+    (s) => `${s.matched} of ${s.lines} lines matched in ${(s.ms / 1000).toFixed(1)} s`,
+  );
+  return (
+    `Background work (soak/background.ts): ${b.plans} monthly plans started, the sandbox clock moved a day on ${b.clockAdvances} times ` +
+    `(${b.debitsCreated} debits created, ${b.debitsSubmitted} submitted, ${b.paymentsSettled} payments settled; slowest advance ${(b.slowestAdvanceMs / 1000).toFixed(1)} s); ` +
+    `${b.mailAccepted} receipts accepted by the local SMTP server; ${b.statements.length} bank statements imported (${statements.join('; ') || 'none'})` +
+    `${b.errors.length > 0 ? `; ${b.errors.length} background errors, the first: ${b.errors[0]}` : '; no background errors'}.`
+  );
 }
