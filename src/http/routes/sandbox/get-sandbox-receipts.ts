@@ -28,7 +28,11 @@ const example = {
       text: 'Thank you for your gift of $20.50 …',
       html: '<!doctype html>…',
       attachments: [
-        { filename: 'receipt-SAMPLE-2026-27-000001.pdf', contentType: 'application/pdf', contentBase64: 'JVBERi0xLjMK' },
+        {
+          filename: 'receipt-SAMPLE-2026-27-000001.pdf',
+          contentType: 'application/pdf',
+          contentBase64: 'JVBERi0xLjMK',
+        },
       ],
     },
   ],
