@@ -10,7 +10,7 @@ export type FinancialYear = string;
 const PATTERN = /^(\d{4})-(\d{2})$/;
 
 /** The financial year a calendar date (YYYY-MM-DD) belongs to. */
-export function financialYearOfDate(date: CalendarDate): FinancialYear {
+function financialYearOfDate(date: CalendarDate): FinancialYear {
   const year = Number(date.slice(0, 4));
   const month = Number(date.slice(5, 7));
   const first = month >= 7 ? year : year - 1;

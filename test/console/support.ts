@@ -3,7 +3,7 @@ import { runCli } from '../../src/cli/main.js';
 import type { TestApp } from '../helpers/test-app.js';
 
 /** Signing in to the console of a test app and posting its forms, as a browser would. */
-export const PASSWORD = 'a long enough password';
+const PASSWORD = 'a long enough password';
 
 export async function createOperator(t: TestApp, email: string, role: 'admin' | 'viewer') {
   const code = await runCli(['operators', 'create', email, '--role', role, '--password-stdin'], {
