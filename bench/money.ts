@@ -84,7 +84,7 @@ export async function runMoneyLoop(
   }
   if (wanted('receipts')) {
     progress(`receipts: ${RECEIPTS} live donations settled, receipted and mailed, ${MONEY_RUNS} times`);
-    loop.receipts = await measureReceipts(context, credentials, progress);
+    loop.receipts = await measureReceipts(context, progress);
   }
   return loop;
 }

@@ -1,9 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config/index.js';
 import { openDatabase } from '../src/composition.js';
 import { issueCredential } from '../src/services/issue-credential.js';
-import type { BenchDatabase } from './database.js';
+import { createBenchDatabase, type BenchDatabase } from './database.js';
 import {
   batchState,
   cpuProfileDir,
@@ -71,6 +73,26 @@ async function productionCredentials(database: BenchDatabase, sandbox: Credentia
  * the mail-delivery worker). MONEY_RUNS runs on the same service, fresh donations each time.
  */
 export async function measureReceipts(
+  context: { repoRoot: string; workDir: string },
+  progress: (message: string) => void,
+): Promise<MoneyResult> {
+  // A database of its own: the other workloads' sandbox receipts wait in the outbox (held: pre-production sends
+  // nothing without MAIL_REDIRECT_TO), and a service that can send queues every held message again when it starts,
+  // ahead of the receipts measured here.
+  const workDir = join(context.workDir, 'receipts');
+  mkdirSync(workDir, { recursive: true });
+  const database = await createBenchDatabase(process.env.DATABASE_URL, workDir);
+  try {
+    const seeding = await startService({ ...context, workDir, database, logName: 'service-receipts-seed.log' });
+    const sandbox = seeding.credentials;
+    await seeding.stop();
+    return await measureOn({ ...context, workDir, database }, sandbox, progress);
+  } finally {
+    await database.drop();
+  }
+}
+
+async function measureOn(
   context: { repoRoot: string; workDir: string; database: BenchDatabase },
   sandbox: Credentials,
   progress: (message: string) => void,

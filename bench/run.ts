@@ -72,6 +72,7 @@ const timing = {
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 /** Each run of a workload with a bare baseline alternates between the two this many times (load.ts, measurePair). */
 const PAIR_SLICES = 3;
+const MONEY_KEYS = ['debits', 'statement', 'resume', 'receipts'];
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const wanted = (key: string) => !only || only.has(key);
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -107,7 +108,7 @@ async function main() {
       .map(([k, v]) => `${k}=${v} `)
       .join('');
     const body = [
-      `## ${database.kind === 'postgres' ? 'PostgreSQL' : 'Embedded database (PGlite)'}`,
+      `## ${database.kind === 'postgres' ? 'PostgreSQL' : 'Embedded database (PGlite)'}${only ? `: ${[...only].join(', ')} alone` : ''}`,
       '',
       `Command: \`${overrides}${command}\` — ${new Date(startedAt).toISOString()}, whole run ${((Date.now() - startedAt) / 1000).toFixed(0)} s.`,
       '',
@@ -133,6 +134,9 @@ async function main() {
     ].join('\n');
     process.stdout.write(`\n${body}\n`);
     if (!only) writeSection(join(repoRoot, 'BENCHMARKS.md'), database.kind, body);
+    // The money loop's workloads alone (BENCH_ONLY naming only them) have a section of their own.
+    else if ([...only].every((key) => MONEY_KEYS.includes(key)))
+      writeSection(join(repoRoot, 'BENCHMARKS.md'), `${database.kind}:${[...only].sort().join(',')}`, body);
   } finally {
     await database.drop();
     if (!process.env.BENCH_KEEP) rmSync(workDir, { recursive: true, force: true });
@@ -292,7 +296,7 @@ async function runWorkloads(context: RunContext) {
     progress(`  ${accountImport.error ?? accountImport.runsMs.map((ms) => `${Math.round(ms)} ms`).join(', ')}`);
   }
   let money: MoneyLoop | null = null;
-  if (['debits', 'statement', 'resume', 'receipts'].some(wanted))
+  if (MONEY_KEYS.some(wanted))
     money = await runMoneyLoop({ repoRoot, workDir, database }, service.credentials, wanted, progress);
   return { results, base, remittance, report, throughput, peakRssMb, databaseVersion, accountImport, money };
 }
