@@ -33,6 +33,18 @@ export async function lockSettledDonations(trx: Kysely<DB>, settled: SettledDona
   return new Date(rows[0]!.at);
 }
 
+/** The donations a batch settled, in the order of its entries. */
+export async function settledDonationIds(trx: Kysely<DB>, batchId: string): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('donation_settlements')
+    .select('donation_id')
+    .where('batch_id', '=', batchId)
+    .orderBy('position')
+    .orderBy('donation_id')
+    .execute();
+  return rows.map((row) => row.donation_id);
+}
+
 /**
  * Issues, in one statement, a receipt to every donation of `settled` whose net amount reaches the minimum and that
  * has none in force: numbers allocated as a block from the year's counter (its row locked until commit, so numbers

@@ -5,16 +5,24 @@ import type { DB } from '../../infrastructure/db/schema.js';
 import {
   issueReceipts,
   lockSettledDonations,
+  settledDonationIds,
   type SettledDonations,
 } from '../../infrastructure/repositories/receipt-issue.js';
 import { issuerId } from '../../infrastructure/repositories/receipts.js';
+
+/**
+ * Donations receipted per statement. One statement for a whole 100,000-entry batch (receipts, outbox rows and jobs)
+ * outlasted DB_STATEMENT_TIMEOUT_MS and dead-lettered the batch; slices keep each statement short, and the year's
+ * counter row stays locked until commit, so the numbers of consecutive slices are still gapless.
+ */
+const ISSUE_SLICE = 5_000;
 
 /**
  * Issues the receipts of donations just settled, inside the settling transaction (docs/receipts.md, "Issue"): each
  * settled donation whose net amount reaches RECEIPT_MINIMUM gets one receipt, numbered in the financial year of the
  * settlement (`settledAt`, else the transaction's time) in the foundation's time zone, and one message in the mail
  * outbox. Live donations are receipted in the live series, others as samples. Set-based: a 100,000-entry batch is a
- * handful of statements. Returns how many receipts were issued.
+ * few dozen statements. Returns how many receipts were issued.
  */
 export async function issueAtSettlement(
   trx: Kysely<DB>,
@@ -34,11 +42,16 @@ export async function issueAtSettlement(
     minimumCents: policy.minimumCents,
     timeZone: policy.timeZone,
   });
-  return issueReceipts(trx, settled, {
+  const terms = {
     issuerId: issuer,
     minimumCents: policy.minimumCents,
     timeZone: policy.timeZone,
     financialYear: financialYearOf(issuedAt, policy.timeZone),
     issuedAt,
-  });
+  };
+  const ids = 'batchId' in settled ? await settledDonationIds(trx, settled.batchId) : settled.donationIds;
+  let issued = 0;
+  for (let start = 0; start < ids.length; start += ISSUE_SLICE)
+    issued += await issueReceipts(trx, { donationIds: ids.slice(start, start + ISSUE_SLICE) }, terms);
+  return issued;
 }
