@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
 import { addDays, dateIn } from '../../src/domain/calendar-date.js';
 import { listAudit } from '../../src/services/operators/audit.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { advance, confirmedMandate, startPlan } from '../recurring/support.js';
+import { createOperator, getPage, postForm, signIn } from './support.js';
 
 /**
  * The console's recurring donation and debit pages (docs/console.md, docs/recurring.md): plans by status, a plan
@@ -11,63 +11,19 @@ import { advance, confirmedMandate, startPlan } from '../recurring/support.js';
  */
 const ADMIN = 'admin@foundation.example';
 const VIEWER = 'viewer@foundation.example';
-const PASSWORD = 'a long enough password';
 
 let t: TestApp;
 /** Debits succeed (000123456), fail for insufficient funds (000111116), are disputed after success (000222227). */
 const plans = { succeeding: '', failing: '', disputed: '' };
 let upcomingDebit: string;
 
-async function createOperator(email: string, role: 'admin' | 'viewer') {
-  const code = await runCli(['operators', 'create', email, '--role', role, '--password-stdin'], {
-    database: t.database,
-    env: {},
-    defaultOperator: () => 'setup',
-    readStdin: async () => `${PASSWORD}\n`,
-    stdout: () => undefined,
-    stderr: () => undefined,
-  });
-  expect(code).toBe(0);
-}
-
-/** Signs in through the form; answers the session cookie and the session's CSRF token. */
-async function signIn(email: string) {
-  const form = await t.app.inject({ method: 'GET', url: '/console/login' });
-  const token = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;
-  const loginCookie = form.cookies.find((c) => c.name === 'console_login_csrf')!.value;
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/console/login',
-    cookies: { console_login_csrf: loginCookie },
-    payload: new URLSearchParams({ _csrf: token, email, password: PASSWORD }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
-  expect(response.statusCode).toBe(303);
-  const session = response.cookies.find((c) => c.name === 'console_session')!.value;
-  const page = await getPage(session, '/console/recurring');
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
-  return { session, csrf };
-}
-
-const getPage = (session: string, url: string) =>
-  t.app.inject({ method: 'GET', url, cookies: { console_session: session } });
-
-const postForm = (session: string, url: string, fields: Record<string, string>) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    cookies: { console_session: session },
-    payload: new URLSearchParams(fields).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
-
 const planOf = async (planId: string) =>
   (await t.get(`/recurring-donations/${planId}`)).json().data.items as Record<string, any>;
 
 beforeAll(async () => {
   t = await startTestApp();
-  await createOperator(ADMIN, 'admin');
-  await createOperator(VIEWER, 'viewer');
+  await createOperator(t, ADMIN, 'admin');
+  await createOperator(t, VIEWER, 'viewer');
   const today = dateIn(t.clock.now(), t.config.FOUNDATION_TIME_ZONE);
   for (const [key, account] of [
     ['succeeding', '000123456'],
@@ -92,21 +48,21 @@ afterAll(() => t?.close());
 
 describe('console recurring donation pages', () => {
   it('lists plans with a status filter, linked from the navigation', async () => {
-    const { session } = await signIn(VIEWER);
-    const active = await getPage(session, '/console/recurring?status=active');
+    const { session } = await signIn(t, VIEWER, '/console/recurring');
+    const active = await getPage(t, session, '/console/recurring?status=active');
     expect(active.statusCode).toBe(200);
     expect(active.body).toContain('href="/console/recurring" aria-current="page"');
     expect(active.body).toContain('href="/console/debits"');
     for (const id of Object.values(plans)) expect(active.body).toContain(`/console/recurring/${id}`);
-    const canceled = await getPage(session, '/console/recurring?status=canceled');
+    const canceled = await getPage(t, session, '/console/recurring?status=canceled');
     expect(canceled.body).toContain('No recurring donations match.');
-    const wrong = await getPage(session, '/console/recurring?status=paused');
+    const wrong = await getPage(t, session, '/console/recurring?status=paused');
     expect(wrong.statusCode).toBe(400);
   });
 
   it('shows a plan with its debits; a viewer sees no cancel form and cannot cancel', async () => {
-    const { session, csrf } = await signIn(VIEWER);
-    const page = await getPage(session, `/console/recurring/${plans.failing}`);
+    const { session, csrf } = await signIn(t, VIEWER, '/console/recurring');
+    const page = await getPage(t, session, `/console/recurring/${plans.failing}`);
     expect(page.statusCode).toBe(200);
     const debitId = (await planOf(plans.failing)).debits[0].debitId as string;
     expect(page.body).toContain(`/console/debits/${debitId}`);
@@ -114,7 +70,7 @@ describe('console recurring donation pages', () => {
     expect(page.body).not.toContain('Cancel this recurring donation');
     expect(page.body).toContain('Your role (viewer) can read but not change recurring donations');
 
-    const refused = await postForm(session, `/console/recurring/${plans.failing}/cancel`, {
+    const refused = await postForm(t, session, `/console/recurring/${plans.failing}/cancel`, {
       _csrf: csrf,
       reason: 'not mine to cancel',
       confirm: 'yes',
@@ -124,20 +80,24 @@ describe('console recurring donation pages', () => {
   });
 
   it('lets an admin cancel with a reason and a confirmation, posted with the CSRF token; audited', async () => {
-    const { session, csrf } = await signIn(ADMIN);
+    const { session, csrf } = await signIn(t, ADMIN, '/console/recurring');
     const url = `/console/recurring/${plans.disputed}/cancel`;
-    const page = await getPage(session, `/console/recurring/${plans.disputed}`);
+    const page = await getPage(t, session, `/console/recurring/${plans.disputed}`);
     expect(page.body).toContain(`action="${url}"`);
     expect(page.body).toContain('name="confirm" value="yes" required');
 
-    const forged = await postForm(session, url, { reason: 'forged', confirm: 'yes' });
+    const forged = await postForm(t, session, url, { reason: 'forged', confirm: 'yes' });
     expect(forged.statusCode).toBe(403);
-    const unconfirmed = await postForm(session, url, { _csrf: csrf, reason: 'Payer disputed the debit' });
+    const unconfirmed = await postForm(t, session, url, { _csrf: csrf, reason: 'Payer disputed the debit' });
     expect(unconfirmed.statusCode).toBe(400);
     expect(unconfirmed.body).toContain('Tick the confirmation');
     expect((await planOf(plans.disputed)).status).toBe('active');
 
-    const canceled = await postForm(session, url, { _csrf: csrf, reason: 'Payer disputed the debit', confirm: 'yes' });
+    const canceled = await postForm(t, session, url, {
+      _csrf: csrf,
+      reason: 'Payer disputed the debit',
+      confirm: 'yes',
+    });
     expect(canceled.statusCode).toBe(200);
     expect(canceled.body).toContain('Canceled: no further debit.');
     expect(canceled.body).not.toContain('Cancel this recurring donation');
@@ -155,7 +115,7 @@ describe('console recurring donation pages', () => {
       subject: plans.disputed,
       details: expect.objectContaining({ reason: 'Payer disputed the debit' }),
     });
-    const listed = await getPage(session, '/console/recurring?status=canceled');
+    const listed = await getPage(t, session, '/console/recurring?status=canceled');
     expect(listed.body).toContain(`/console/recurring/${plans.disputed}`);
   });
 });
@@ -165,33 +125,33 @@ describe('console debit pages', () => {
     const failedId = (await planOf(plans.failing)).debits[0].debitId as string;
     const disputedId = (await planOf(plans.disputed)).debits[0].debitId as string;
     const retryAction = `action="/console/debits/${failedId}/retry"`;
-    const viewer = await signIn(VIEWER);
-    const admin = await signIn(ADMIN);
+    const viewer = await signIn(t, VIEWER, '/console/recurring');
+    const admin = await signIn(t, ADMIN, '/console/recurring');
 
-    const failed = await getPage(admin.session, '/console/debits?view=failed');
+    const failed = await getPage(t, admin.session, '/console/debits?view=failed');
     expect(failed.statusCode).toBe(200);
     expect(failed.body).toContain(`/console/debits/${failedId}`);
     expect(failed.body).toContain(retryAction);
-    expect((await getPage(viewer.session, '/console/debits?view=failed')).body).not.toContain(retryAction);
+    expect((await getPage(t, viewer.session, '/console/debits?view=failed')).body).not.toContain(retryAction);
 
-    const upcoming = await getPage(viewer.session, '/console/debits?view=upcoming');
+    const upcoming = await getPage(t, viewer.session, '/console/debits?view=upcoming');
     expect(upcoming.body).toContain(`/console/debits/${upcomingDebit}`);
     expect(upcoming.body).not.toContain(`/console/debits/${failedId}`);
 
-    const disputed = await getPage(viewer.session, '/console/debits?view=disputed');
+    const disputed = await getPage(t, viewer.session, '/console/debits?view=disputed');
     expect(disputed.body).toContain(`/console/debits/${disputedId}`);
     expect(disputed.body).not.toContain(`/console/debits/${failedId}`);
   });
 
   it('lets an admin retry a failed debit, refuses a viewer, and refuses a succeeded debit', async () => {
     const failedId = (await planOf(plans.failing)).debits[0].debitId as string;
-    const viewer = await signIn(VIEWER);
+    const viewer = await signIn(t, VIEWER, '/console/recurring');
     expect(
-      (await postForm(viewer.session, `/console/debits/${failedId}/retry`, { _csrf: viewer.csrf })).statusCode,
+      (await postForm(t, viewer.session, `/console/debits/${failedId}/retry`, { _csrf: viewer.csrf })).statusCode,
     ).toBe(403);
 
-    const admin = await signIn(ADMIN);
-    const retried = await postForm(admin.session, `/console/debits/${failedId}/retry`, { _csrf: admin.csrf });
+    const admin = await signIn(t, ADMIN, '/console/recurring');
+    const retried = await postForm(t, admin.session, `/console/debits/${failedId}/retry`, { _csrf: admin.csrf });
     expect(retried.statusCode).toBe(200);
     expect(retried.body).toContain('Try 2 is queued for');
     await t.recurring.runPending();
@@ -199,22 +159,22 @@ describe('console debit pages', () => {
     expect(debit).toMatchObject({ status: 'processing', attempts: 2 });
 
     const succeededId = (await planOf(plans.succeeding)).debits[0].debitId as string;
-    const refused = await postForm(admin.session, `/console/debits/${succeededId}/retry`, { _csrf: admin.csrf });
+    const refused = await postForm(t, admin.session, `/console/debits/${succeededId}/retry`, { _csrf: admin.csrf });
     expect(refused.statusCode).toBe(409);
     expect(refused.body).toContain('only a failed debit can be retried');
   });
 
   it('links a donation collected by a debit to the debit, and the debit to its plan and donation', async () => {
-    const { session } = await signIn(VIEWER);
+    const { session } = await signIn(t, VIEWER, '/console/recurring');
     const collected = (await planOf(plans.succeeding)).debits[0] as { debitId: string; donationReferenceId: string };
-    const donation = await getPage(session, `/console/donations/${collected.donationReferenceId}`);
+    const donation = await getPage(t, session, `/console/donations/${collected.donationReferenceId}`);
     expect(donation.statusCode).toBe(200);
     expect(donation.body).toContain(`<a href="/console/debits/${collected.debitId}">${collected.debitId}</a>`);
 
-    const debit = await getPage(session, `/console/debits/${collected.debitId}`);
+    const debit = await getPage(t, session, `/console/debits/${collected.debitId}`);
     expect(debit.statusCode).toBe(200);
     expect(debit.body).toContain(`href="/console/recurring/${plans.succeeding}"`);
     expect(debit.body).toContain(`href="/console/donations/${collected.donationReferenceId}"`);
-    expect((await getPage(session, '/console/debits/DBT-NOPE')).statusCode).toBe(404);
+    expect((await getPage(t, session, '/console/debits/DBT-NOPE')).statusCode).toBe(404);
   });
 });

@@ -1,9 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
 import { listAudit } from '../../src/services/operators/audit.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { donation, partnerView, remit } from '../reversals/support.js';
+import { createOperator, getPage, postForm, signIn } from './support.js';
 
 /**
  * The console's side of reversals (docs/console.md, docs/reversals.md): a donation's reversals and the admins' form
@@ -11,61 +11,17 @@ import { donation, partnerView, remit } from '../reversals/support.js';
  */
 const ADMIN = 'admin@foundation.example';
 const VIEWER = 'viewer@foundation.example';
-const PASSWORD = 'a long enough password';
 
 let t: TestApp;
 const refs = { open: '', settled: '' };
 let batchId = '';
 
-async function createOperator(email: string, role: 'admin' | 'viewer') {
-  const code = await runCli(['operators', 'create', email, '--role', role, '--password-stdin'], {
-    database: t.database,
-    env: {},
-    defaultOperator: () => 'setup',
-    readStdin: async () => `${PASSWORD}\n`,
-    stdout: () => undefined,
-    stderr: () => undefined,
-  });
-  expect(code).toBe(0);
-}
-
-/** Signs in through the form; answers the session cookie and the session's CSRF token. */
-async function signIn(email: string) {
-  const form = await t.app.inject({ method: 'GET', url: '/console/login' });
-  const token = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;
-  const loginCookie = form.cookies.find((c) => c.name === 'console_login_csrf')!.value;
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/console/login',
-    cookies: { console_login_csrf: loginCookie },
-    payload: new URLSearchParams({ _csrf: token, email, password: PASSWORD }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
-  expect(response.statusCode).toBe(303);
-  const session = response.cookies.find((c) => c.name === 'console_session')!.value;
-  const page = await getPage(session, '/console/reversals/owed');
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
-  return { session, csrf };
-}
-
-const getPage = (session: string, url: string) =>
-  t.app.inject({ method: 'GET', url, cookies: { console_session: session } });
-
-const postForm = (session: string, url: string, fields: Record<string, string>) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    cookies: { console_session: session },
-    payload: new URLSearchParams(fields).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
-
 const audited = (action: string) => listAudit({ db: t.db, operator: 'test', now: t.clock.now }, { action, limit: 10 });
 
 beforeAll(async () => {
   t = await startTestApp();
-  await createOperator(ADMIN, 'admin');
-  await createOperator(VIEWER, 'viewer');
+  await createOperator(t, ADMIN, 'admin');
+  await createOperator(t, VIEWER, 'viewer');
   refs.open = await donation(t, '20.00');
   refs.settled = await donation(t, '12.00');
   batchId = (await remit(t, [{ ref: 'CON-1', amount: 12, ids: [refs.settled] }])).batchId;
@@ -74,15 +30,15 @@ afterAll(() => t?.close());
 
 describe('reversing a donation in the console', () => {
   it('shows a viewer the reversals but no form, and refuses their POST', async () => {
-    const viewer = await signIn(VIEWER);
-    const page = await getPage(viewer.session, `/console/donations/${refs.open}`);
+    const viewer = await signIn(t, VIEWER, '/console/reversals/owed');
+    const page = await getPage(t, viewer.session, `/console/donations/${refs.open}`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<h2>Reversals</h2>');
     expect(page.body).toContain('Not reversed.');
     expect(page.body).not.toContain(`/console/donations/${refs.open}/reversals`);
     expect(page.body).toContain('Your role (viewer) can read but not change donations');
 
-    const refused = await postForm(viewer.session, `/console/donations/${refs.open}/reversals`, {
+    const refused = await postForm(t, viewer.session, `/console/donations/${refs.open}/reversals`, {
       _csrf: viewer.csrf,
       amount: '1.00',
       reason: 'error',
@@ -94,23 +50,23 @@ describe('reversing a donation in the console', () => {
   });
 
   it('lets an admin reverse with the CSRF token and a confirmation; errors are shown on the page; audited', async () => {
-    const admin = await signIn(ADMIN);
+    const admin = await signIn(t, ADMIN, '/console/reversals/owed');
     const url = `/console/donations/${refs.open}/reversals`;
-    const page = await getPage(admin.session, `/console/donations/${refs.open}`);
+    const page = await getPage(t, admin.session, `/console/donations/${refs.open}`);
     expect(page.body).toContain(`action="${url}"`);
     expect(page.body).toContain('name="confirm" value="yes" required');
     const order = { amount: '5.00', reason: 'refunded', note: 'Order canceled at the counter', confirm: 'yes' };
 
-    expect((await postForm(admin.session, url, order)).statusCode).toBe(403);
-    const unconfirmed = await postForm(admin.session, url, { ...order, _csrf: admin.csrf, confirm: '' });
+    expect((await postForm(t, admin.session, url, order)).statusCode).toBe(403);
+    const unconfirmed = await postForm(t, admin.session, url, { ...order, _csrf: admin.csrf, confirm: '' });
     expect(unconfirmed.statusCode).toBe(400);
     expect(unconfirmed.body).toContain('Tick the confirmation to reverse: nothing was changed.');
-    const tooMuch = await postForm(admin.session, url, { ...order, _csrf: admin.csrf, amount: '20.01' });
+    const tooMuch = await postForm(t, admin.session, url, { ...order, _csrf: admin.csrf, amount: '20.01' });
     expect(tooMuch.statusCode).toBe(400);
     expect(tooMuch.body).toContain(`At most 20.00 of donation ${refs.open} is left to reverse.`);
     expect((await partnerView(t, refs.open)).reversals).toEqual([]);
 
-    const done = await postForm(admin.session, url, { ...order, _csrf: admin.csrf });
+    const done = await postForm(t, admin.session, url, { ...order, _csrf: admin.csrf });
     expect(done.statusCode).toBe(200);
     expect(done.body).toMatch(/Reversed 5\.00 AUD \(REV-[0-9A-Z]+\); the partner is told\./);
     expect(done.body).toContain('Order canceled at the counter');
@@ -126,11 +82,11 @@ describe('reversing a donation in the console', () => {
       }),
     ]);
 
-    const rest = await postForm(admin.session, url, { ...order, _csrf: admin.csrf, amount: '15', reason: 'error' });
+    const rest = await postForm(t, admin.session, url, { ...order, _csrf: admin.csrf, amount: '15', reason: 'error' });
     expect(rest.statusCode).toBe(200);
     // Nothing is left to reverse: no form any more.
     expect(rest.body).not.toContain(`action="${url}"`);
-    const again = await postForm(admin.session, url, { ...order, _csrf: admin.csrf, amount: '1' });
+    const again = await postForm(t, admin.session, url, { ...order, _csrf: admin.csrf, amount: '1' });
     expect(again.statusCode).toBe(409);
     expect(again.body).toContain(`Donation ${refs.open} is already reversed in full.`);
   });
@@ -140,8 +96,8 @@ describe('owed back, for finance', () => {
   let reversalId = '';
 
   beforeAll(async () => {
-    const admin = await signIn(ADMIN);
-    const done = await postForm(admin.session, `/console/donations/${refs.settled}/reversals`, {
+    const admin = await signIn(t, ADMIN, '/console/reversals/owed');
+    const done = await postForm(t, admin.session, `/console/donations/${refs.settled}/reversals`, {
       _csrf: admin.csrf,
       amount: '2.50',
       reason: 'duplicate',
@@ -153,8 +109,8 @@ describe('owed back, for finance', () => {
   });
 
   it('lists what is owed back with totals, linked from the navigation and the dashboard', async () => {
-    const viewer = await signIn(VIEWER);
-    const page = await getPage(viewer.session, '/console/reversals/owed');
+    const viewer = await signIn(t, VIEWER, '/console/reversals/owed');
+    const page = await getPage(t, viewer.session, '/console/reversals/owed');
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('href="/console/reversals/owed" aria-current="page"');
     expect(page.body).toContain(reversalId);
@@ -163,18 +119,18 @@ describe('owed back, for finance', () => {
     expect(page.body).toContain(ADMIN);
     expect(page.body).not.toContain('Mark repaid');
     expect(page.body).toContain('href="/console/reversals/owed.csv"');
-    const other = await getPage(viewer.session, '/console/reversals/owed?partner=Demo+Registration+Partner');
+    const other = await getPage(t, viewer.session, '/console/reversals/owed?partner=Demo+Registration+Partner');
     expect(other.body).toContain('Nothing is owed back.');
 
-    const dashboard = await getPage(viewer.session, '/console');
+    const dashboard = await getPage(t, viewer.session, '/console');
     expect(dashboard.body).toMatch(/<dt>Reversals since [0-9-]+<\/dt>\s*<dd>3<\/dd>/);
     expect(dashboard.body).toMatch(/<dd>1 reversal\(s\), AUD 2\.50<\/dd>/);
     expect(dashboard.body).toContain('href="/console/reversals/owed"');
   });
 
   it('downloads the list as CSV that csv-parse reads back; a batch’s entries state what was reversed', async () => {
-    const { session } = await signIn(VIEWER);
-    const csv = await getPage(session, '/console/reversals/owed.csv');
+    const { session } = await signIn(t, VIEWER, '/console/reversals/owed');
+    const csv = await getPage(t, session, '/console/reversals/owed.csv');
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe('attachment; filename="owed-back.csv"');
@@ -189,7 +145,7 @@ describe('owed back, for finance', () => {
         note: `'=SUM(A1), charged "twice"`,
       }),
     ]);
-    const entries = await getPage(session, `/console/remittances/${batchId}/entries.csv`);
+    const entries = await getPage(t, session, `/console/remittances/${batchId}/entries.csv`);
     expect(parse(entries.body, { columns: true })).toEqual([
       expect.objectContaining({ bankReferenceId: 'CON-1', amountAud: '12.00', reversedAud: '2.50' }),
     ]);
@@ -197,21 +153,21 @@ describe('owed back, for finance', () => {
 
   it('lets an admin mark it repaid with a note, once; a viewer cannot', async () => {
     const url = `/console/reversals/${reversalId}/repaid`;
-    const viewer = await signIn(VIEWER);
-    expect((await postForm(viewer.session, url, { _csrf: viewer.csrf, note: 'EFT' })).statusCode).toBe(403);
+    const viewer = await signIn(t, VIEWER, '/console/reversals/owed');
+    expect((await postForm(t, viewer.session, url, { _csrf: viewer.csrf, note: 'EFT' })).statusCode).toBe(403);
 
-    const admin = await signIn(ADMIN);
-    const page = await getPage(admin.session, '/console/reversals/owed');
+    const admin = await signIn(t, ADMIN, '/console/reversals/owed');
+    const page = await getPage(t, admin.session, '/console/reversals/owed');
     expect(page.body).toContain(`action="${url}"`);
-    const noNote = await postForm(admin.session, url, { _csrf: admin.csrf, note: '' });
+    const noNote = await postForm(t, admin.session, url, { _csrf: admin.csrf, note: '' });
     expect(noNote.statusCode).toBe(400);
     expect(noNote.body).toContain('Say why in a note');
 
-    const repaid = await postForm(admin.session, url, { _csrf: admin.csrf, note: 'EFT 2026-12-02' });
+    const repaid = await postForm(t, admin.session, url, { _csrf: admin.csrf, note: 'EFT 2026-12-02' });
     expect(repaid.statusCode).toBe(200);
     expect(repaid.body).toContain(`Reversal ${reversalId} (2.50 AUD to Demo Storefront Partner) is marked repaid.`);
     expect(repaid.body).toContain('Nothing is owed back.');
-    const again = await postForm(admin.session, url, { _csrf: admin.csrf, note: 'twice' });
+    const again = await postForm(t, admin.session, url, { _csrf: admin.csrf, note: 'twice' });
     expect(again.statusCode).toBe(409);
     expect((await partnerView(t, refs.settled)).owedBack).toBe('0.00');
     expect(await audited('reversal.repaid')).toEqual([
@@ -220,7 +176,7 @@ describe('owed back, for finance', () => {
         details: expect.objectContaining({ reversalId, note: 'EFT 2026-12-02' }),
       }),
     ]);
-    const donationPage = await getPage(admin.session, `/console/donations/${refs.settled}`);
+    const donationPage = await getPage(t, admin.session, `/console/donations/${refs.settled}`);
     expect(donationPage.body).toContain(`repaid by ${ADMIN}`);
   });
 });
