@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { BATCH_STATUSES, OUTCOMES } from '../domain/reconciliation.js';
+import { BATCH_STATUSES, OUTCOMES } from '../domain/remittance-outcomes.js';
 import { RequiredText } from './common.js';
 
 /** Schemas of the remittance reports (GET /remittances/{batchId} and GET /remittances). */

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { OUTCOMES } from '../domain/reconciliation.js';
+import { OUTCOMES } from '../domain/remittance-outcomes.js';
 import { ALL_EVENTS } from '../domain/webhooks.js';
 import { RequiredText } from './common.js';
 import { MandateRecord } from './mandate.js';

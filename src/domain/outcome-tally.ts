@@ -1,4 +1,5 @@
-import { OUTCOMES, type EntryResult, type EntryToReconcile, type Outcome } from './reconciliation.js';
+import type { EntryResult, EntryToReconcile } from './reconciliation.js';
+import { OUTCOMES, type Outcome } from './remittance-outcomes.js';
 
 /** How many entries have each outcome. */
 export function countOutcomes(results: readonly { outcome: Outcome }[]): Record<Outcome, number> {

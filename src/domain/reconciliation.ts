@@ -4,26 +4,8 @@
  * does to the donations it names. Pure: the caller loads the facts in bulk, this decides, the caller writes in bulk.
  */
 
-export const OUTCOMES = [
-  'matched',
-  'amount_mismatch',
-  'unknown_donation',
-  'foreign_donation',
-  'already_settled',
-  'reversed_donation',
-  'duplicate_bank_reference',
-] as const;
-export type Outcome = (typeof OUTCOMES)[number];
-
-/** accepted (stored, job queued) → processing (a run started) → one of the two completed statuses. */
-export const BATCH_STATUSES = ['accepted', 'processing', 'completed', 'completed_with_exceptions'] as const;
-export type BatchStatus = (typeof BATCH_STATUSES)[number];
-
-export const completedStatus = (exceptions: number): BatchStatus =>
-  exceptions > 0 ? 'completed_with_exceptions' : 'completed';
-
-/** Everything except `matched` is an exception an operator or the partner has to look at. */
-export const isException = (outcome: string | null): boolean => outcome !== null && outcome !== 'matched';
+import { formatCents } from './money.js';
+import type { Outcome } from './remittance-outcomes.js';
 
 export interface EntryToReconcile {
   position: number;
@@ -127,7 +109,7 @@ function decideEntry(
   return {
     position: entry.position,
     outcome: 'matched',
-    detail: `Settled ${settlements.length} donation${settlements.length === 1 ? '' : 's'}, ${formatCents(entry.amountCents)}.`,
+    detail: `Settled ${settlements.length} donation${settlements.length === 1 ? '' : 's'}, ${formatCents(entry.amountCents)} AUD.`,
     claim: {
       bankReferenceId: entry.bankReferenceId,
       amountCents: entry.amountCents,
@@ -158,7 +140,7 @@ function claimedAgain(
   return {
     outcome: 'duplicate_bank_reference',
     detail:
-      `Bank reference ${entry.bankReferenceId} was already reconciled as ${where} with amount ${formatCents(claim.amountCents)} ` +
+      `Bank reference ${entry.bankReferenceId} was already reconciled as ${where} with amount ${formatCents(claim.amountCents)} AUD ` +
       `and donations ${claim.donationIds.join(', ')}; this entry differs.`,
   };
 }
@@ -211,7 +193,7 @@ function describeAmountProblem(entryCents: number, donations: readonly DonationF
   const total = donations.reduce((sum, d) => sum + d.amountCents! - d.reversedCents, 0);
   if (total === entryCents) return null;
   const net = donations.some((d) => d.reversedCents > 0) ? ' net of reversals' : '';
-  return `Entry amount ${formatCents(entryCents)} differs from the donations' total${net} ${formatCents(total)}.`;
+  return `Entry amount ${formatCents(entryCents)} AUD differs from the donations' total${net} ${formatCents(total)} AUD.`;
 }
 
 const unknownDetail = (ids: readonly string[]) => `Unknown donation ids: ${ids.join(', ')}.`;
@@ -248,5 +230,3 @@ function distinctSorted(ids: readonly string[]): string[] {
 
 const sameIds = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((id, i) => id === b[i]);
-
-const formatCents = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')} AUD`;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTCOMES } from '../../src/domain/reconciliation.js';
+import { OUTCOMES } from '../../src/domain/remittance-outcomes.js';
 import { ReconciliationWorker } from '../../src/services/reconciliation/worker.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { bankReference, insertDonations, partnerOf, postBatch } from './support.js';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
-import { BATCH_STATUSES, OUTCOMES, isException } from '../../domain/reconciliation.js';
+import { BATCH_STATUSES, OUTCOMES, isException } from '../../domain/remittance-outcomes.js';
 import { entriesCsv } from '../../services/reconciliation/entry-export.js';
 import {
   listRemittanceBatches,

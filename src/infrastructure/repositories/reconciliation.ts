@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { EntryResult, EntryToReconcile, Outcome } from '../../domain/reconciliation.js';
+import type { EntryResult, EntryToReconcile } from '../../domain/reconciliation.js';
+import type { Outcome } from '../../domain/remittance-outcomes.js';
 import type { DB } from '../db/schema.js';
 import type { RemittanceBatchesTable } from '../db/schema-reconciliation.js';
 import { lockReportForCompletion } from './report-snapshot.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { centsToAmount } from '../../domain/money.js';
 import type { OutcomeTally } from '../../domain/outcome-tally.js';
-import { isException, OUTCOMES } from '../../domain/reconciliation.js';
+import { isException, OUTCOMES } from '../../domain/remittance-outcomes.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import type { CompletedBatch } from '../../infrastructure/repositories/reconciliation.js';
 import { recordEvent } from '../webhooks/record-event.js';

@@ -1,4 +1,4 @@
-import { BATCH_STATUSES, OUTCOMES } from '../../domain/reconciliation.js';
+import { BATCH_STATUSES, OUTCOMES } from '../../domain/remittance-outcomes.js';
 import { isUuid } from '../../domain/uuid.js';
 import { countJobsByState } from '../../infrastructure/queue/enqueue.js';
 import { RECONCILIATION_DEAD_LETTER_QUEUE, RECONCILIATION_QUEUE } from '../../infrastructure/queue/queues.js';

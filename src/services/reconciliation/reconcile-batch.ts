@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { addToTally, emptyTally, type OutcomeTally } from '../../domain/outcome-tally.js';
-import { completedStatus, reconcileEntries, type EntryToReconcile, type Outcome } from '../../domain/reconciliation.js';
+import { reconcileEntries, type EntryToReconcile } from '../../domain/reconciliation.js';
+import { completedStatus, type Outcome } from '../../domain/remittance-outcomes.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import {
   completeBatch,

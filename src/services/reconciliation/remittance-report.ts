@@ -3,7 +3,8 @@ import type { BatchReport as BatchReportSchema, BatchSummary } from '../../contr
 import type { Kysely } from 'kysely';
 import { centsToAmount } from '../../domain/money.js';
 import type { Principal } from '../../domain/principal.js';
-import { asSeenByPartner, isException, OUTCOMES, type BatchStatus, type Outcome } from '../../domain/reconciliation.js';
+import { asSeenByPartner } from '../../domain/reconciliation.js';
+import { isException, OUTCOMES, type BatchStatus, type Outcome } from '../../domain/remittance-outcomes.js';
 import { ApiError } from '../../api-errors.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import {

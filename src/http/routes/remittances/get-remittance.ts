@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { OUTCOMES } from '../../../domain/reconciliation.js';
+import { OUTCOMES } from '../../../domain/remittance-outcomes.js';
 import { createPageCursors } from '../../../services/reconciliation/page-cursor.js';
 import { openRemittanceCsv } from '../../../services/reconciliation/remittance-csv.js';
 import {

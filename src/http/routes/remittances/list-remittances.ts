@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { BATCH_STATUSES } from '../../../domain/reconciliation.js';
+import { BATCH_STATUSES } from '../../../domain/remittance-outcomes.js';
 import { DEFAULT_BATCH_PAGE, listRemittanceReports } from '../../../services/reconciliation/list-remittances.js';
 import { createPageCursors } from '../../../services/reconciliation/page-cursor.js';
 import { sendItems, type App, type RouteDeps } from '../../route-context.js';
