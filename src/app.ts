@@ -193,7 +193,7 @@ async function registerPlugins(
   await app.register(authenticatePlugin, {
     verifier,
     requireBasic: config.REQUIRE_BASIC_AUTH,
-    throttle: authThrottle(config, database, app.log, metrics.authenticationLockouts),
+    throttle: authThrottle(config, database, app.log, metrics.authenticationLockouts, deps.now),
     failures: metrics.authenticationFailures,
   });
   await app.register(channelAccessPlugin, { channels: channelDirectoryOn(database.db) });

@@ -20,7 +20,7 @@ export async function registerConsole(
     db: database.db,
     now,
     sessions,
-    signInThrottle: consoleSignInThrottle(config, database, app.log),
+    signInThrottle: consoleSignInThrottle(config, database, app.log, now),
     secureCookie: consoleSecureCookie(config),
   });
 }

@@ -4,14 +4,19 @@ import type { Config } from '../config/index.js';
 import type { Database } from '../infrastructure/db/connect.js';
 import { AuthThrottle, sharedFailureCounter } from '../services/auth-throttle.js';
 
-/** The failed-authentication throttle of the partner API, its counts in the shared database, its events logged. */
+/**
+ * The failed-authentication throttle of the partner API, its counts in the shared database, its events logged. Its
+ * windows follow the application's clock, so tests that hold the clock still never see a window end between steps.
+ */
 export function authThrottle(
   config: Config,
   database: Database,
   log: FastifyBaseLogger,
   lockouts: Counter<string>,
+  now: () => Date = () => new Date(),
 ): AuthThrottle {
   return new AuthThrottle({
+    now: () => now().getTime(),
     limitPerAddress: config.AUTH_FAILURE_LIMIT_PER_ADDRESS,
     warnPerClient: config.AUTH_FAILURE_WARN_PER_CLIENT,
     windowMs: config.AUTH_FAILURE_WINDOW_SECONDS * 1000,
@@ -35,8 +40,14 @@ export function authThrottle(
  * trying many accounts is stopped too. Counted apart from the partner API's failures (another key scope), so a
  * partner's bad secrets never lock operators out of the console, nor the reverse.
  */
-export function consoleSignInThrottle(config: Config, database: Database, log: FastifyBaseLogger): AuthThrottle {
+export function consoleSignInThrottle(
+  config: Config,
+  database: Database,
+  log: FastifyBaseLogger,
+  now: () => Date,
+): AuthThrottle {
   return new AuthThrottle({
+    now: () => now().getTime(),
     limitPerAddress: config.CONSOLE_SIGNIN_FAILURES_PER_ADDRESS,
     // Sign-ins carry no client id; accounts have their own lock.
     warnPerClient: Number.MAX_SAFE_INTEGER,

@@ -141,6 +141,13 @@ describe('failed-authentication throttling', () => {
     // 192.0.2.66 was locked out by the first test.
     expect((await ping(t, '::ffff:192.0.2.66', rightFor(t))).statusCode).toBe(429);
   });
+
+  it('lifts a lock-out when its window ends, on the application clock', async () => {
+    const locked = await ping(t, '192.0.2.66', rightFor(t));
+    expect(locked.statusCode).toBe(429);
+    t.clock.advance(Number(locked.headers['retry-after']) * 1000);
+    expect((await ping(t, '192.0.2.66', rightFor(t))).statusCode).toBe(200);
+  });
 });
 
 describe('behind a trusted proxy (TRUST_PROXY)', () => {
