@@ -4,6 +4,9 @@ import { QUEUE_SCHEMA } from './enqueue.js';
 import { QUEUE_POLICIES, type QueueName, type QueuePolicy } from './queues.js';
 import { databaseExecutor } from './sql-executor.js';
 import { WakeListener } from './wakeups.js';
+import { QueueWorkers, type BatchHandler, type JobHandler, type WorkOptions } from './job-workers.js';
+
+export type { BatchHandler, JobHandler, QueuedJob, WorkOptions } from './job-workers.js';
 
 export interface JobQueueOptions {
   /**
@@ -30,25 +33,6 @@ export interface JobQueueOptions {
   onError?: (err: Error) => void;
 }
 
-export interface QueuedJob<T> {
-  id: string;
-  name: string;
-  data: T;
-  retryCount: number;
-  retryLimit: number;
-  output: unknown;
-}
-
-export type JobHandler<T> = (job: QueuedJob<T>) => Promise<void>;
-
-export interface WorkOptions {
-  pollingIntervalSeconds: number;
-  /** Jobs of the queue this process runs at once. */
-  concurrency?: number;
-  /** How often a running job proves its worker alive; must be well under the queue's expireInSeconds. */
-  heartbeatSeconds?: number;
-}
-
 /**
  * The durable job queue: pg-boss on the service's own database (PostgreSQL or embedded PGlite), so jobs are rows
  * that survive restarts and crashes, are enqueued in the caller's transaction, retried with backoff, and end in a
@@ -56,8 +40,7 @@ export interface WorkOptions {
  */
 export class JobQueue {
   private readonly boss: PgBoss;
-  /** pg-boss worker ids by queue, to wake them. */
-  private readonly workers = new Map<QueueName, string[]>();
+  private readonly runners: QueueWorkers;
   private listener: WakeListener | null = null;
 
   /** Touches no database until `start()`. */
@@ -79,6 +62,7 @@ export class JobQueue {
     // pg-boss reports background failures (a poll that could not reach the database) as events; unhandled, an
     // 'error' event would end the process.
     this.boss.on('error', options.onError ?? (() => undefined));
+    this.runners = new QueueWorkers(this.boss, database, options.onError);
   }
 
   /** Starts a queue: see `start()`. */
@@ -110,35 +94,35 @@ export class JobQueue {
     if (options.listenUrl) {
       this.listener = new WakeListener(
         options.listenUrl,
-        (queue) => (queue === null ? this.wakeAll() : this.wake(queue as QueueName)),
+        (queue) => (queue === null ? this.runners.wakeAll() : this.wake(queue as QueueName)),
         options.onError,
       );
       await this.listener.start();
     }
   }
 
-  /**
-   * Runs `handler` for the jobs of `queue` with `concurrency` workers. A worker that finished a job fetches the next
-   * at once (pg-boss would otherwise sleep out its polling interval between jobs); an idle one polls every
-   * `pollingIntervalSeconds` or is woken by `wake()`. While a job runs, a heartbeat keeps its expiry ahead, so
-   * only a job whose worker died expires (see QueuePolicy.expireInSeconds). A handler that throws fails the job
-   * (retried, then dead-lettered).
-   */
-  async work<T>(queue: QueueName, options: WorkOptions, handler: JobHandler<T>): Promise<void> {
-    const ids: string[] = [];
-    this.workers.set(queue, ids);
-    for (let i = 0; i < (options.concurrency ?? 1); i += 1) {
-      const id: string = await this.boss.work<T>(
-        queue,
-        { pollingIntervalSeconds: options.pollingIntervalSeconds, includeMetadata: true, batchSize: 1 },
-        async (jobs) => {
-          for (const job of jobs) await this.withHeartbeat(queue, job.id, options, () => handler(toQueuedJob(job)));
-          // Marks this worker as notified, so its loop fetches again without sleeping: there may be more.
-          this.boss.notifyWorker(id);
-        },
-      );
-      ids.push(id);
-    }
+  /** Runs the jobs of `queue` one at a time per worker: see QueueWorkers.work. */
+  work<T>(queue: QueueName, options: WorkOptions, handler: JobHandler<T>): Promise<void> {
+    return this.runners.work(queue, options, handler);
+  }
+
+  /** Runs the jobs of `queue` in batches: see QueueWorkers.workBatches. */
+  workBatches<T>(queue: QueueName, options: WorkOptions, handler: BatchHandler<T>): Promise<void> {
+    return this.runners.workBatches(queue, options, handler);
+  }
+
+  /** Wakes the idle workers of `queue` in this process (a job was just enqueued and committed). */
+  wake(queue: QueueName): void {
+    this.runners.wake(queue);
+  }
+
+  /** Runs every waiting job of `queue` now, in this process: see QueueWorkers.drain. */
+  drain<T>(queue: QueueName, handler: JobHandler<T>, options: { now?: boolean } = {}): Promise<number> {
+    return this.runners.drain(queue, handler, options);
+  }
+
+  drainBatches<T>(queue: QueueName, size: number, handler: BatchHandler<T>, options: { now?: boolean } = {}) {
+    return this.runners.drainBatches(queue, size, handler, options);
   }
 
   /**
@@ -147,58 +131,6 @@ export class JobQueue {
    */
   async schedule(queue: QueueName, data: object, startAfterSeconds = 0): Promise<string | null> {
     return this.boss.send(queue, data, startAfterSeconds > 0 ? { startAfter: startAfterSeconds } : {});
-  }
-
-  /** Wakes the idle workers of `queue` in this process (a job was just enqueued and committed). */
-  wake(queue: QueueName): void {
-    for (const id of this.workers.get(queue) ?? []) this.boss.notifyWorker(id);
-  }
-
-  private wakeAll(): void {
-    for (const queue of this.workers.keys()) this.wake(queue);
-  }
-
-  private async withHeartbeat(queue: QueueName, jobId: string, options: WorkOptions, run: () => Promise<void>) {
-    const everyMs = options.heartbeatSeconds ? options.heartbeatSeconds * 1000 : 0;
-    const timer = everyMs
-      ? setInterval(() => {
-          // pg-boss 10 expires an active job at started_on + expire_in; moving started_on is the heartbeat.
-          databaseExecutor(this.database)
-            .executeSql(
-              `update ${QUEUE_SCHEMA}.job set started_on = now() where name = $1 and id = $2 and state = 'active'`,
-              [queue, jobId],
-            )
-            .catch((err: unknown) => this.options.onError?.(err as Error));
-        }, everyMs)
-      : undefined;
-    try {
-      await run();
-    } finally {
-      clearInterval(timer);
-    }
-  }
-
-  /**
-   * Runs every job of `queue` that is waiting, in this process, until none is left; returns how many ran. With
-   * `now`, jobs waiting out a retry delay run at once too (an operator's "process now", tests).
-   */
-  async drain<T>(queue: QueueName, handler: JobHandler<T>, options: { now?: boolean } = {}): Promise<number> {
-    let ran = 0;
-    for (;;) {
-      const [job] = await this.boss.fetch<T>(queue, {
-        includeMetadata: true,
-        batchSize: 1,
-        ignoreStartAfter: options.now ?? false,
-      });
-      if (!job) return ran;
-      ran += 1;
-      try {
-        await handler(toQueuedJob(job));
-        await this.boss.complete(queue, job.id);
-      } catch (err) {
-        await this.boss.fail(queue, job.id, { message: (err as Error).message });
-      }
-    }
   }
 
   /**
@@ -233,15 +165,4 @@ export class JobQueue {
     this.listener = null;
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
   }
-}
-
-function toQueuedJob<T>(job: PgBoss.JobWithMetadata<T>): QueuedJob<T> {
-  return {
-    id: job.id,
-    name: job.name,
-    data: job.data,
-    retryCount: job.retryCount,
-    retryLimit: job.retryLimit,
-    output: job.output,
-  };
 }
