@@ -32,7 +32,8 @@ export const MailSettings = {
     minimum: 1,
     maximum: 32,
     default: 2,
-    description: 'Messages one instance sends at once (jobs of the mail-delivery queue).',
+    description:
+      "Messages one instance has in flight, and the SMTP connections it opens (jobs of the mail-delivery queue, in two workers' batches).",
   }),
   SMTP_TIMEOUT_MS: Type.Integer({
     minimum: 1000,

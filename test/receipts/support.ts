@@ -25,19 +25,21 @@ export interface Arrived {
 
 /**
  * A real SMTP server (smtp-server) on 127.0.0.1 that keeps every message it accepts, parsed with mailparser.
- * `rejectWith(code)` answers every recipient with that reply code instead; `onData` holds a message's data before
+ * `rejectWith(code)` answers every recipient with that reply code instead (with an address, that recipient only);
+ * `holdData` holds a message's data before
  * the server answers (the kill test kills the sender there).
  */
 export async function startSmtpServer() {
   const arrived: Arrived[] = [];
   let rejectCode: number | null = null;
+  let rejectAddress: string | undefined;
   let hold: ((done: () => void) => void) | null = null;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (rejectCode === null) return callback();
+      if (rejectCode === null || (rejectAddress !== undefined && address.address !== rejectAddress)) return callback();
       const err = Object.assign(new Error('mailbox refused'), { responseCode: rejectCode });
       return callback(err);
     },
@@ -61,8 +63,9 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     arrived,
-    rejectWith(code: number | null) {
+    rejectWith(code: number | null, address?: string) {
       rejectCode = code;
+      rejectAddress = address;
     },
     holdData(fn: ((done: () => void) => void) | null) {
       hold = fn;

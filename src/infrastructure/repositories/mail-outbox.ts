@@ -31,9 +31,64 @@ export async function insertMessage(trx: Kysely<DB>, message: NewMessage): Promi
   return row.id;
 }
 
-/** The message, row-locked while an attempt decides what to do with it. */
-export function lockMessage(trx: Kysely<DB>, id: string): Promise<MailMessage | undefined> {
-  return trx.selectFrom('mail_outbox').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+/** The messages of these ids, row-locked while a batch's attempt decides what to do with each. */
+export function lockMessages(trx: Kysely<DB>, ids: readonly string[]): Promise<MailMessage[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return trx
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/** What an attempt decided for one message of a batch: bodies rendered now (if any), and its status. */
+export interface AttemptDecision {
+  id: string;
+  rendered: { subject: string; text: string; html: string | null } | null;
+  status: 'pending' | 'held';
+  /** Why it is held; null for a message about to be sent (its last error is kept until it is). */
+  heldBecause: string | null;
+}
+
+/**
+ * Records a batch's decisions in one statement: bodies rendered at a first attempt (never changed after), held
+ * messages with why, and one more attempt for each message about to be sent.
+ */
+export async function recordDecisions(trx: Kysely<DB>, decisions: readonly AttemptDecision[]): Promise<void> {
+  if (decisions.length === 0) return;
+  const rows = decisions.map((d) => ({
+    id: d.id,
+    r: d.rendered !== null,
+    s: d.rendered?.subject ?? null,
+    t: d.rendered?.text ?? null,
+    h: d.rendered?.html ?? null,
+    st: d.status,
+    e: d.heldBecause,
+  }));
+  await sql`
+    update mail_outbox m set
+      subject = case when r.r then r.s else m.subject end,
+      text_body = case when r.r then r.t else m.text_body end,
+      html_body = case when r.r then r.h else m.html_body end,
+      status = r.st,
+      last_error = case when r.st = 'held' then r.e else m.last_error end,
+      attempts = m.attempts + case when r.st = 'pending' then 1 else 0 end,
+      updated_at = now()
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      as r(id uuid, r boolean, s text, t text, h text, st text, e text)
+    where m.id = r.id`.execute(trx);
+}
+
+/** Records messages the server accepted, each with where it went, in one statement. */
+export async function markSent(db: Kysely<DB>, sent: readonly { id: string; to: string }[], at: Date): Promise<void> {
+  if (sent.length === 0) return;
+  await sql`
+    update mail_outbox m set status = 'sent', sent_at = ${at}, delivered_to = r.d, last_error = null,
+                             updated_at = now()
+    from jsonb_to_recordset(${JSON.stringify(sent.map((m) => ({ id: m.id, d: m.to })))}::jsonb) as r(id uuid, d text)
+    where m.id = r.id`.execute(db);
 }
 
 type MessageChange = Partial<{

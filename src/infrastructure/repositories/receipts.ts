@@ -41,6 +41,19 @@ export async function findIssuer(db: Kysely<DB>, id: string): Promise<IssuerRow>
   return { ...row, id: String(row.id), minimum_cents: Number(row.minimum_cents) };
 }
 
+/** The issuer rows of these ids, by id. */
+export async function issuersByIds(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, IssuerRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('receipt_issuers')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(
+    rows.map((row) => [String(row.id), { ...row, id: String(row.id), minimum_cents: Number(row.minimum_cents) }]),
+  );
+}
+
 /** The next `count` numbers of a series' year: the first of them. The counter row stays locked until commit. */
 export async function allocateNumbers(trx: Kysely<DB>, series: string, year: string, count: number): Promise<number> {
   const { rows } = await sql<{ last_number: number }>`
@@ -82,6 +95,17 @@ export function voidReceipt(
 
 export function receiptById(db: Kysely<DB>, id: string): Promise<ReceiptRow | undefined> {
   return db.selectFrom('receipts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The receipts of these ids, by id (an id without a receipt is absent). */
+export async function receiptsByIds(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, ReceiptRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('receipts')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 export function receiptByNumber(db: Kysely<DB>, number: string): Promise<ReceiptRow | undefined> {

@@ -3,8 +3,14 @@ import type { MailPolicy } from '../../config/mail.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import type { MailMessage } from '../../infrastructure/db/schema-receipts.js';
 import { describeFailure, isPermanentFailure, type MailTransport } from '../../infrastructure/mail/smtp.js';
-import { lockMessage, updateMessage } from '../../infrastructure/repositories/mail-outbox.js';
-import type { MailContent, RenderedMail } from './outbox.js';
+import {
+  lockMessages,
+  markSent,
+  recordDecisions,
+  updateMessage,
+  type AttemptDecision,
+} from '../../infrastructure/repositories/mail-outbox.js';
+import type { MailAttachment, MailContent } from './outbox.js';
 
 export interface MailDeps {
   db: Kysely<DB>;
@@ -14,7 +20,21 @@ export interface MailDeps {
   content: MailContent;
 }
 
-export type DeliveryOutcome = 'sent' | 'held' | 'failed' | 'retrying' | 'skipped';
+/** A message's delivery job, as the batch needs it: which message, and whether this is its last try. */
+export interface DeliveryJob {
+  id: string;
+  messageId: string;
+  retryCount: number;
+  retryLimit: number;
+}
+
+export interface BatchOutcome {
+  sent: number;
+  held: number;
+  failed: number;
+  /** Jobs to try again later (by job id): their message could not be sent this time. */
+  retry: Map<string, Error>;
+}
 
 /** Where a message may go under the settings: its recipient in production, the QA inbox elsewhere, or nowhere. */
 export function destinationOf(
@@ -28,61 +48,98 @@ export function destinationOf(
   return { held: 'Outside production nothing is sent to a recipient, and MAIL_REDIRECT_TO is not set' };
 }
 
+interface Ready {
+  job: DeliveryJob;
+  message: MailMessage;
+  to: string;
+  attachments: MailAttachment[];
+}
+
 /**
- * One attempt at one message. First, in a short transaction: a message sent or failed is left alone; one that
- * cannot go anywhere under the settings is held; otherwise it is rendered if it never was (then it never changes)
- * and its attempt counted. Then it is sent, with a Message-ID of its own that every attempt repeats. A 5xx answer
- * fails it for good; any other failure is thrown, so the queue retries it with backoff, until its last attempt.
+ * One attempt at each message of a batch. First, in one short transaction: messages sent or failed are left
+ * alone; those that cannot go anywhere under the settings are held; the others are rendered if they never were
+ * (then they never change) and their attempt counted, all in one statement. Then they are sent together, over the
+ * transport's pooled connections, each with a Message-ID of its own that every attempt repeats, and those accepted
+ * are recorded sent in one statement. A 5xx answer fails a message for good; any other failure retries its job,
+ * with backoff, until its last attempt. A crash between the server's acceptance and that record sends those
+ * messages again with the same Message-ID (docs/receipts.md, "Delivery").
  */
-export async function deliverMessage(
-  deps: MailDeps,
-  messageId: string,
-  job: { retryCount: number; retryLimit: number },
-): Promise<DeliveryOutcome> {
-  const prepared = await deps.db.transaction().execute((trx) => prepare(trx, deps, messageId));
-  if (prepared === 'held' || prepared === 'skipped') return prepared;
-  const { message, to } = prepared;
-  try {
-    const attachments = [];
-    for (const ref of message.attachments) attachments.push(await deps.content.attachment(deps.db, ref));
-    await deps.transport!.send({
-      from: deps.policy.from,
-      to,
-      subject: message.subject!,
-      text: message.text_body!,
-      html: message.html_body,
-      messageId: `<${message.id}@${domainOf(deps.policy.from)}>`,
-      attachments,
-    });
-  } catch (err) {
-    const final = isPermanentFailure(err) || job.retryCount >= job.retryLimit;
+export async function deliverBatch(deps: MailDeps, jobs: readonly DeliveryJob[]): Promise<BatchOutcome> {
+  const outcome: BatchOutcome = { sent: 0, held: 0, failed: 0, retry: new Map() };
+  const ready = await deps.db.transaction().execute((trx) => prepare(trx, deps, jobs, outcome));
+  const results = await Promise.allSettled(ready.map((r) => send(deps, r)));
+  const sent: { id: string; to: string }[] = [];
+  for (const [i, result] of results.entries()) {
+    const { job, message, to } = ready[i]!;
+    if (result.status === 'fulfilled') {
+      sent.push({ id: message.id, to });
+      continue;
+    }
+    const final = isPermanentFailure(result.reason) || job.retryCount >= job.retryLimit;
     await updateMessage(deps.db, message.id, {
-      last_error: describeFailure(err),
+      last_error: describeFailure(result.reason),
       ...(final ? { status: 'failed' } : {}),
     });
-    if (final) return 'failed';
-    throw err;
+    if (final) outcome.failed += 1;
+    else outcome.retry.set(job.id, result.reason as Error);
   }
-  await updateMessage(deps.db, message.id, { status: 'sent', sent_at: new Date(), delivered_to: to, last_error: null });
-  return 'sent';
+  await markSent(deps.db, sent, new Date());
+  outcome.sent = sent.length;
+  return outcome;
 }
 
 async function prepare(
   trx: Kysely<DB>,
   deps: MailDeps,
-  messageId: string,
-): Promise<'held' | 'skipped' | { message: MailMessage; to: string }> {
-  const message = await lockMessage(trx, messageId);
-  if (!message || message.status === 'sent' || message.status === 'failed') return 'skipped';
-  const rendered: RenderedMail | null = message.subject === null ? await deps.content.render(trx, message) : null;
-  const body = rendered ? { subject: rendered.subject, text_body: rendered.text, html_body: rendered.html } : {};
-  const destination = destinationOf(deps.policy, message.recipient, deps.transport !== null);
-  if ('held' in destination) {
-    await updateMessage(trx, message.id, { ...body, status: 'held', last_error: destination.held });
-    return 'held';
+  jobs: readonly DeliveryJob[],
+  outcome: BatchOutcome,
+): Promise<Ready[]> {
+  const jobOf = new Map(jobs.map((job) => [job.messageId, job]));
+  const live = (await lockMessages(trx, [...jobOf.keys()])).filter((m) => m.status !== 'sent' && m.status !== 'failed');
+  const sending = (m: MailMessage) => 'to' in destinationOf(deps.policy, m.recipient, deps.transport !== null);
+  const composed = new Map([
+    ...(await deps.content.compose(trx, live.filter(sending))),
+    ...(await deps.content.compose(
+      trx,
+      live.filter((m) => !sending(m) && m.subject === null),
+      { bodiesOnly: true },
+    )),
+  ]);
+  const decisions: AttemptDecision[] = [];
+  const ready: Ready[] = [];
+  for (const message of live) {
+    const job = jobOf.get(message.id)!;
+    const content = composed.get(message.id) ?? { rendered: null, attachments: [] };
+    if (content instanceof Error) {
+      outcome.retry.set(job.id, content);
+      continue;
+    }
+    const destination = destinationOf(deps.policy, message.recipient, deps.transport !== null);
+    if ('held' in destination) {
+      decisions.push({ id: message.id, rendered: content.rendered, status: 'held', heldBecause: destination.held });
+      outcome.held += 1;
+      continue;
+    }
+    decisions.push({ id: message.id, rendered: content.rendered, status: 'pending', heldBecause: null });
+    const bodies = content.rendered
+      ? { subject: content.rendered.subject, text_body: content.rendered.text, html_body: content.rendered.html }
+      : {};
+    ready.push({ job, message: { ...message, ...bodies }, to: destination.to, attachments: content.attachments });
   }
-  await updateMessage(trx, message.id, { ...body, status: 'pending', attempt: true });
-  return { message: { ...message, ...body }, to: destination.to };
+  await recordDecisions(trx, decisions);
+  return ready;
+}
+
+function send(deps: MailDeps, { message, to, attachments }: Ready) {
+  return deps.transport!.send({
+    from: deps.policy.from,
+    to,
+    subject: message.subject!,
+    text: message.text_body!,
+    html: message.html_body,
+    messageId: `<${message.id}@${domainOf(deps.policy.from)}>`,
+    attachments,
+  });
 }
 
 /** The domain of MAIL_FROM's address, for Message-IDs (`<id@domain>`, RFC 5322 3.6.4). */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../infrastructure/db/schema.js';
-import type { MailAttachmentRef } from '../../infrastructure/db/schema-receipts.js';
+import type { MailMessage } from '../../infrastructure/db/schema-receipts.js';
 import { insertMessage, type NewMessage } from '../../infrastructure/repositories/mail-outbox.js';
 import { enqueueJob, mailDeliveryJob } from '../jobs/definitions.js';
 
@@ -17,14 +17,27 @@ export interface MailAttachment {
   content: Buffer;
 }
 
+/** A message ready to leave: its bodies when they are rendered now (null: it was written with them), its files. */
+export interface ComposedMail {
+  rendered: RenderedMail | null;
+  attachments: MailAttachment[];
+}
+
 /**
- * Renders what a message of a kind says, and what its attachment references are: given to the delivery worker by
- * the services that write such messages (receipts today, partner notices later), so the outbox knows none of them.
+ * Makes what messages of a kind say and attach: given to the delivery worker by the services that write such
+ * messages (receipts, partner notices), so the outbox knows none of them.
  */
 export interface MailContent {
-  /** The subject and bodies of a message written without them (rendered once, at its first attempt). */
-  render(db: Kysely<DB>, message: { kind: string; attachments: MailAttachmentRef[] }): Promise<RenderedMail>;
-  attachment(db: Kysely<DB>, ref: MailAttachmentRef): Promise<MailAttachment>;
+  /**
+   * The content of a batch of messages, what they refer to read together: bodies for those written without them
+   * (rendered once, at their first attempt), and, unless `bodiesOnly`, every attachment's bytes. A message whose
+   * content cannot be made maps to its error; the others are unaffected.
+   */
+  compose(
+    db: Kysely<DB>,
+    messages: readonly MailMessage[],
+    options?: { bodiesOnly?: boolean },
+  ): Promise<Map<string, ComposedMail | Error>>;
 }
 
 /**

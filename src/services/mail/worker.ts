@@ -6,13 +6,15 @@ import { MAIL_DELIVERY_QUEUE, MAIL_HEARTBEAT_SECONDS } from '../../infrastructur
 import { smtpTransport, type MailTransport } from '../../infrastructure/mail/smtp.js';
 import { releaseHeld } from '../../infrastructure/repositories/mail-outbox.js';
 import type { MailDeliveryJob } from '../jobs/definitions.js';
-import { deliverMessage, destinationOf, type MailDeps } from './deliver.js';
+import { deliverBatch, destinationOf, type MailDeps } from './deliver.js';
 import type { MailContent } from './outbox.js';
 
 /**
- * Works the mail-delivery queue (one job per message). At start, when this instance can send (SMTP_URL, and in
- * production or with a QA inbox), messages held while it could not are queued again. Log lines name the message
- * and its kind, never an address or what it says.
+ * Works the mail-delivery queue (one job per message) in batches: MAIL_CONCURRENCY messages are in flight per
+ * instance, split between two workers so that one prepares its batch (one transaction for all of it) while the
+ * other's messages are on the wire; with MAIL_CONCURRENCY=1, one message at a time. At start, when this instance
+ * can send (SMTP_URL, and in production or with a QA inbox), messages held while it could not are queued again.
+ * Log lines name messages and their kind, never an address or what a message says.
  */
 export class MailDeliveryWorker {
   private readonly deps: MailDeps;
@@ -40,14 +42,11 @@ export class MailDeliveryWorker {
       const released = await this.database.db.transaction().execute((trx) => releaseHeld(trx));
       if (released > 0) this.log?.info({ released }, 'held messages queued again');
     }
-    await this.queue.work<MailDeliveryJob>(
+    const { workers, batchSize } = batching(this.deps.policy.concurrency);
+    await this.queue.workBatches<MailDeliveryJob>(
       MAIL_DELIVERY_QUEUE,
-      {
-        pollingIntervalSeconds: 2,
-        concurrency: this.deps.policy.concurrency,
-        heartbeatSeconds: MAIL_HEARTBEAT_SECONDS,
-      },
-      (job) => this.deliver(job),
+      { pollingIntervalSeconds: 2, concurrency: workers, batchSize, heartbeatSeconds: MAIL_HEARTBEAT_SECONDS },
+      (jobs) => this.deliver(jobs),
     );
   }
 
@@ -57,20 +56,41 @@ export class MailDeliveryWorker {
 
   /** Runs every waiting message now, in this process (tests, operators); with `now`, retries not due yet too. */
   runPending(options: { now?: boolean } = {}): Promise<number> {
-    return this.queue.drain<MailDeliveryJob>(MAIL_DELIVERY_QUEUE, (job) => this.deliver(job), options);
+    const { batchSize } = batching(this.deps.policy.concurrency);
+    return this.queue.drainBatches<MailDeliveryJob>(
+      MAIL_DELIVERY_QUEUE,
+      batchSize,
+      (jobs) => this.deliver(jobs),
+      options,
+    );
   }
 
-  private async deliver(job: QueuedJob<MailDeliveryJob>) {
-    const { messageId } = job.data;
-    try {
-      const outcome = await deliverMessage(this.deps, messageId, job);
-      if (outcome !== 'skipped') this.log?.info({ messageId, outcome }, 'mail delivery');
-    } catch (err) {
+  private async deliver(jobs: QueuedJob<MailDeliveryJob>[]): Promise<Map<string, Error>> {
+    const outcome = await deliverBatch(
+      this.deps,
+      jobs.map((job) => ({ ...job, messageId: job.data.messageId })),
+    ).catch((err: unknown) => {
+      // The batch could not be prepared (the database, most likely): every job of it is retried.
+      this.log?.warn({ messages: jobs.length, err: (err as { code?: string }).code }, 'mail delivery failed; retrying');
+      throw err;
+    });
+    const { sent, held, failed, retry } = outcome;
+    if (sent + held + failed > 0) this.log?.info({ sent, held, failed, retrying: retry.size }, 'mail delivery');
+    for (const job of jobs.filter((j) => retry.has(j.id)))
       this.log?.warn(
-        { messageId, attempt: job.retryCount + 1, err: (err as { code?: string }).code },
+        {
+          messageId: job.data.messageId,
+          attempt: job.retryCount + 1,
+          err: (retry.get(job.id) as { code?: string }).code,
+        },
         'mail delivery failed; retrying',
       );
-      throw err;
-    }
+    return retry;
   }
+}
+
+/** Two workers share MAIL_CONCURRENCY messages in flight (one when it is 1). */
+function batching(concurrency: number): { workers: number; batchSize: number } {
+  const workers = Math.min(2, concurrency);
+  return { workers, batchSize: Math.ceil(concurrency / workers) };
 }

@@ -8,7 +8,7 @@ import type { MailMessage } from '../../infrastructure/db/schema-receipts.js';
 import { messagesAbout } from '../../infrastructure/repositories/mail-outbox.js';
 import { findOwnDonation } from '../../infrastructure/repositories/partner-donations.js';
 import { receiptNumberOf, receiptsOfDonation } from '../../infrastructure/repositories/receipts.js';
-import { attachmentOf, receiptMailContent } from './content.js';
+import { attachmentOf, renderReceiptMail } from './content.js';
 
 /**
  * GET /sandbox/receipts (docs/receipts.md, "Sandbox"): a partner's own donation's sample receipts and the messages
@@ -48,7 +48,7 @@ export async function sandboxReceipts(
 async function asSent(db: Kysely<DB>, message: MailMessage): Promise<SandboxReceipts['messages'][number]> {
   const body =
     message.subject === null
-      ? await receiptMailContent.render(db, message)
+      ? await renderReceiptMail(db, message)
       : { subject: message.subject, text: message.text_body ?? '', html: message.html_body };
   const attachments = [];
   for (const ref of message.attachments) {
