@@ -31,7 +31,7 @@ interface Context {
 }
 
 /**
- * The background work of the money loop (issue 37), after the load workloads, each phase on a service of its own so
+ * The background work of the money loop, after the load workloads, each phase on a service of its own so
  * that the load workloads' peak RSS stays theirs: debits collected, a reconciliation killed and resumed, and the
  * statements' entries prepared, on a sandbox service; then, with no service running, the exactly-once checks and the
  * statement imports; then live receipts on a production-like service.

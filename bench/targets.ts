@@ -72,7 +72,7 @@ export function evaluateTargets(
   return targets;
 }
 
-/** Issue 16: the 100,000-entry batch the report workload posts, accepted and reconciled. */
+/** The 100,000-entry batch the report workload posts, accepted and reconciled. */
 function largeBatchTargets(kind: 'postgres' | 'embedded', report: ReportResult | null): Target[] {
   if (!report || report.error) return [];
   const onPostgres = (met: boolean) => (kind === 'postgres' ? met : null);
@@ -90,7 +90,7 @@ function largeBatchTargets(kind: 'postgres' | 'embedded', report: ReportResult |
   ];
 }
 
-/** Issue 16: an operator's import of 20,000 account rows, all or nothing. */
+/** An operator's import of 20,000 account rows, all or nothing. */
 export function importTargets(result: ImportResult | null): Target[] {
   if (!result) return [];
   return [
@@ -102,7 +102,7 @@ export function importTargets(result: ImportResult | null): Target[] {
   ];
 }
 
-/** Issue 18: the report of a 100,000-entry batch, with the service's RSS while exporting (≤ 300 MB) beside it. */
+/** The report of a 100,000-entry batch, with the service's RSS while exporting (≤ 300 MB) beside it. */
 function reportTargets(kind: 'postgres' | 'embedded', report: ReportResult | null): Target[] {
   if (!report) return [];
   const onPostgres = (met: boolean) => (kind === 'postgres' ? met : null);
@@ -126,7 +126,7 @@ function reportTargets(kind: 'postgres' | 'embedded', report: ReportResult | nul
   ];
 }
 
-/** Issue 19: the reconciliation queue drains many small batches, not one batch a second. */
+/** The reconciliation queue drains many small batches, not one batch a second. */
 export function throughputTargets(kind: 'postgres' | 'embedded', result: BatchThroughputResult | null): Target[] {
   if (!result) return [];
   const rate = result.batchesPerSecond;

@@ -1,4 +1,4 @@
-// The compiled build, run as an operator would on deployment day (issue 12's "Done when"): `start:prod`'s command
+// The compiled build, run as an operator would on deployment day: `start:prod`'s command
 // in production with PAYMENT_PROVIDER=stripe against a local Stripe stand-in, migrations run first by the compiled
 // CLI, a partner onboarded with it, a mandate created and confirmed through a signed webhook. Loopback only.
 // Run with `npm run smoke:dist` (builds first); prints "N passed, N failed" and exits non-zero on any failure.

@@ -26,7 +26,7 @@ export interface BackgroundSummary {
 }
 
 /**
- * The money loop's background work beside the soak's partner traffic (issue 37): monthly plans on one mandate,
+ * The money loop's background work beside the soak's partner traffic: monthly plans on one mandate,
  * started a few at a time to begin tomorrow, and the partner's sandbox clock moved a day on every half minute
  * (each advance creates and submits the day's debits and settles those submitted two days before); the batches the
  * mix posts settle donations whose receipts the mail worker sends to `smtp` (MAIL_REDIRECT_TO: the soak runs

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CHANNEL, DONATION_AMOUNT as AMOUNT, donationBody, FUNDRAISER_ID as FUNDRAISER } from '../bench/workloads.js';
 import type { Call, Outcome } from './client.js';
 
-/** The mix of issue 19, in percent: what an operator preparing for a season peak would drive. */
+/** The mix, in percent: what an operator preparing for a season peak would drive. */
 export const MIX: [kind: string, percent: number][] = [
   ['donation', 40],
   ['enrolment', 25],

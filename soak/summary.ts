@@ -59,7 +59,7 @@ export function percentile(values: number[], q: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : 0;
 }
 
-/** The soak targets of issue 19, worded as BENCHMARKS.md lists them. */
+/** The soak targets, worded as BENCHMARKS.md lists them. */
 export function evaluate(result: SoakResult): Target[] {
   const { windows, minutes, batches } = result;
   const errors = windows.reduce((sum, w) => sum + w.errors + w.skipped, 0);
@@ -117,7 +117,7 @@ export function summaryMarkdown(result: SoakResult, chart: string, json: string)
     '',
     result.machine,
     '',
-    `Mix of issue 19 (40% donations, 25% enrolment checks, 15% accounts, 10% ping, 5% mandate reads, 4% remittance batches of 20 entries, 1% report reads). ` +
+    `Mix (40% donations, 25% enrolment checks, 15% accounts, 10% ping, 5% mandate reads, 4% remittance batches of 20 entries, 1% report reads). ` +
       `Capacity probed closed-loop, the reconciliation of the batches it posted included: ${Math.round(result.capacity)} requests/s; driven open-loop at ${result.rate} requests/s for ${result.minutes} min. ` +
       `${sum((w) => w.requests).toLocaleString('en-US')} requests, ${sum((w) => w.errors)} errors, ${sum((w) => w.skipped)} not sent (in-flight cap), ${sum((w) => w.unexpected)} unexpected statuses. ` +
       `Database ${dbStart.toFixed(0)} → ${dbEnd.toFixed(0)} MB; the queues drained ${(result.drainMs / 1000).toFixed(1)} s after the last request.`,
