@@ -80,12 +80,19 @@ export class BackgroundWork {
     return this.summary;
   }
 
+  /** Runs `work` every `seconds`, skipping a tick while its previous run is still under way (as a cron would). */
   private every(seconds: number, work: () => Promise<void>) {
+    let busy = false;
     this.timers.push(
       setInterval(() => {
+        if (busy) return;
+        busy = true;
         const done = work()
           .catch((err: unknown) => void this.summary.errors.push((err as Error).message.slice(0, 300)))
-          .finally(() => this.running.delete(done));
+          .finally(() => {
+            busy = false;
+            this.running.delete(done);
+          });
         this.running.add(done);
       }, seconds * 1000),
     );
