@@ -21,7 +21,9 @@ export interface LineToStore {
 }
 
 /** Rows per insert: a few megabytes of JSON at most, well inside what one statement should carry. */
-const CHUNK = 5000;
+export const LINES_PER_INSERT = 5000;
+/** Entries received read at a time, in order, after the automatic rule. */
+const RECEIVED_PAGE = 5000;
 /** Lines added by one import from which the table's statistics are refreshed before matching. */
 const ANALYZE_AFTER = 10_000;
 
@@ -65,13 +67,14 @@ export async function insertStatement(
 }
 
 /**
- * Adds the lines no earlier statement holds (dedupe_key), CHUNK rows a statement, and records how many were added.
- * Returns that number.
+ * Adds the lines no earlier statement holds (dedupe_key), one statement per chunk of at most LINES_PER_INSERT lines,
+ * and records how many were added. Returns that number. Each chunk is asked for once the one before is stored, so
+ * that a caller can make them as they go rather than hold a large statement's lines ready to store all at once.
  */
-export async function insertNewLines(db: Kysely<DB>, statementId: string, lines: readonly LineToStore[]) {
+export async function insertNewLines(db: Kysely<DB>, statementId: string, chunks: Iterable<readonly LineToStore[]>) {
   let added = 0;
-  for (let from = 0; from < lines.length; from += CHUNK) {
-    const rows = lines.slice(from, from + CHUNK).map((l) => ({
+  for (const chunk of chunks) {
+    const rows = chunk.map((l) => ({
       n: l.lineNo,
       a: l.account,
       b: l.bookedOn,
@@ -114,9 +117,9 @@ export interface ReceivedEntry {
 /**
  * The automatic rule, set-based: a credit line never matched before whose words hold exactly one open
  * entry's bank reference with the same amount, that entry being held so by no other such line, pays it. Each pair
- * becomes a match with its two links; the entries received are returned.
+ * becomes a match with its two links. Returns how many; receivedEntries reads their entries afterwards.
  */
-export async function matchByReference(trx: Kysely<DB>, at: Date): Promise<ReceivedEntry[]> {
+export async function matchByReference(trx: Kysely<DB>, at: Date): Promise<number> {
   // The pairs are kept in a temporary table and written by the statements after it: each of them stays well inside
   // the statement timeout for a 100,000-line statement, where one statement doing it all would not on a busy server.
   await sql`drop table if exists pg_temp.bank_pairs`.execute(trx);
@@ -146,7 +149,9 @@ export async function matchByReference(trx: Kysely<DB>, at: Date): Promise<Recei
     select nextval(pg_get_serial_sequence('bank_matches', 'id')) as match_id, line_id, batch_id, position,
            amount_cents, bank_reference_id
     from counted where per_line = 1 and per_entry = 1`.execute(trx);
-  await sql`
+  // receivedEntries reads the pairs back in pages, each from where the one before ended.
+  await sql`create index on pg_temp.bank_pairs (batch_id, position)`.execute(trx);
+  const matches = await sql`
     insert into bank_matches (id, method, rule, line_cents, entry_cents, decided_by, decided_at)
     select match_id, 'automatic', 'reference', amount_cents, amount_cents, 'system', ${at} from bank_pairs`.execute(
     trx,
@@ -157,9 +162,27 @@ export async function matchByReference(trx: Kysely<DB>, at: Date): Promise<Recei
   await sql`
     insert into bank_match_entries (match_id, batch_id, position, amount_cents, received_at)
     select match_id, batch_id, position, amount_cents, ${at} from bank_pairs`.execute(trx);
-  const { rows } = await sql<ReceivedEntry>`
-    select p.batch_id, p.position, p.bank_reference_id, p.amount_cents, b.partner_id, b.environment
-    from bank_pairs p join remittance_batches b on b.id = p.batch_id
-    order by p.batch_id, p.position`.execute(trx);
-  return rows;
+  return Number(matches.numAffectedRows ?? 0);
+}
+
+/**
+ * The entries the last matchByReference of this transaction found received, by batch and position, a page at a
+ * time: the entries of a large statement (one per line) are not all held at once.
+ */
+export async function* receivedEntries(trx: Kysely<DB>): AsyncGenerator<ReceivedEntry[]> {
+  let after: ReceivedEntry | undefined;
+  for (;;) {
+    const next = after
+      ? sql`(p.batch_id, p.position) > (${after.batch_id}::uuid, ${after.position}::integer)`
+      : sql`true`;
+    const { rows } = await sql<ReceivedEntry>`
+      select p.batch_id, p.position, p.bank_reference_id, p.amount_cents, b.partner_id, b.environment
+      from bank_pairs p join remittance_batches b on b.id = p.batch_id
+      where ${next}
+      order by p.batch_id, p.position
+      limit ${RECEIVED_PAGE}`.execute(trx);
+    if (rows.length > 0) yield rows;
+    if (rows.length < RECEIVED_PAGE) return;
+    after = rows.at(-1);
+  }
 }

@@ -10,6 +10,8 @@ import { recordEvent } from '../webhooks/record-event.js';
 /** Entries listed in one `remittance.funds_received` event: a match of a whole large batch is told in parts. */
 const ENTRIES_PER_EVENT = 1000;
 
+type Change = { received: boolean; at: Date; settings: Pick<BankMatchingSettings, 'apiBaseUrl' | 'receipts'> };
+
 /**
  * Tells each partner, in the transaction of the decision, which of its entries' money is now received (or, after an
  * operator undid a match, no longer is): one `remittance.funds_received` event per batch and ENTRIES_PER_EVENT.
@@ -19,38 +21,67 @@ const ENTRIES_PER_EVENT = 1000;
 export async function recordFundsReceived(
   trx: Kysely<DB>,
   entries: readonly ReceivedEntry[],
-  change: { received: boolean; at: Date; settings: Pick<BankMatchingSettings, 'apiBaseUrl' | 'receipts'> },
+  change: Change,
 ): Promise<void> {
-  if (entries.length === 0) return;
-  const { apiBaseUrl, receipts } = change.settings;
   const byBatch = new Map<string, ReceivedEntry[]>();
   for (const entry of entries) {
     const list = byBatch.get(entry.batch_id);
     if (list) list.push(entry);
     else byBatch.set(entry.batch_id, [entry]);
   }
-  for (const [batchId, list] of byBatch) {
-    const owner = { partnerId: list[0]!.partner_id, environment: list[0]!.environment };
-    list.sort((a, b) => a.position - b.position);
-    for (let from = 0; from < list.length; from += ENTRIES_PER_EVENT) {
-      const data = {
-        batchId,
-        entries: list.slice(from, from + ENTRIES_PER_EVENT).map((e) => ({
-          index: e.position,
-          bankReferenceId: e.bank_reference_id,
-          amount: centsToAmount(Number(e.amount_cents)),
-          fundsReceived: change.received,
-          fundsReceivedAt: change.received ? change.at.toISOString() : null,
-        })),
-        url: `${apiBaseUrl}/remittances/${batchId}`,
-      };
-      await recordEvent(trx, owner, 'remittance.funds_received', data, change.at);
+  const inOrder = [...byBatch.values()].flatMap((list) => list.sort((a, b) => a.position - b.position));
+  await recordFundsReceivedInOrder(trx, [inOrder], change);
+}
+
+/**
+ * recordFundsReceived for entries given in pages, each batch's entries together and by position (as
+ * receivedEntries reads them): the same events, with one page of entries held at a time (and, when receipts wait
+ * for the money, the ids of the donations to receipt), not every entry a large statement pays.
+ */
+export async function recordFundsReceivedInOrder(
+  trx: Kysely<DB>,
+  pages: AsyncIterable<readonly ReceivedEntry[]> | Iterable<readonly ReceivedEntry[]>,
+  change: Change,
+): Promise<void> {
+  const receipting = change.received && change.settings.receipts.after === 'funds_received';
+  const donationIds: string[] = [];
+  let part: ReceivedEntry[] = [];
+  let any = false;
+  for await (const page of pages) {
+    for (const entry of page) {
+      if (part.length === ENTRIES_PER_EVENT || (part.length > 0 && part[0]!.batch_id !== entry.batch_id)) {
+        await recordEntriesEvent(trx, part, change);
+        part = [];
+      }
+      part.push(entry);
+      any = true;
     }
+    if (!receipting) continue;
+    const settled = await donationsSettledBy(
+      trx,
+      page.map((e) => ({ batchId: e.batch_id, position: e.position })),
+    );
+    for (const id of settled) donationIds.push(id);
   }
-  if (!change.received || receipts.after !== 'funds_received') return;
-  const donationIds = await donationsSettledBy(
-    trx,
-    entries.map((e) => ({ batchId: e.batch_id, position: e.position })),
-  );
-  await issueAtSettlement(trx, { donationIds }, receipts, change.at);
+  if (part.length > 0) await recordEntriesEvent(trx, part, change);
+  if (!any || !receipting) return;
+  await issueAtSettlement(trx, { donationIds }, change.settings.receipts, change.at);
+}
+
+/** One event: entries of one batch, by position. */
+async function recordEntriesEvent(trx: Kysely<DB>, part: readonly ReceivedEntry[], change: Change) {
+  const batchId = part[0]!.batch_id;
+  const owner = { partnerId: part[0]!.partner_id, environment: part[0]!.environment };
+  const data = {
+    batchId,
+    entries: part.map((e) => ({
+      index: e.position,
+      bankReferenceId: e.bank_reference_id,
+      amount: centsToAmount(Number(e.amount_cents)),
+      fundsReceived: change.received,
+      fundsReceivedAt: change.received ? change.at.toISOString() : null,
+    })),
+    url: `${change.settings.apiBaseUrl}/remittances/${batchId}`,
+  };
+  await recordEvent(trx, owner, 'remittance.funds_received', data, change.at);
 }

@@ -10,8 +10,8 @@ import {
   unmatchedCreditLines,
   type OpenLineRow,
 } from '../../infrastructure/repositories/bank-suggestions.js';
-import { matchByReference } from '../../infrastructure/repositories/bank-statements.js';
-import { recordFundsReceived } from './funds-received.js';
+import { matchByReference, receivedEntries } from '../../infrastructure/repositories/bank-statements.js';
+import { recordFundsReceivedInOrder } from './funds-received.js';
 
 export interface MatchingRun {
   /** Lines matched automatically (each to one entry: the same bank reference and the same amount). */
@@ -29,12 +29,13 @@ export interface MatchingRun {
  * (docs/bank-statements.md, "Matching").
  */
 export async function runMatching(trx: Kysely<DB>, settings: BankMatchingSettings, at: Date): Promise<MatchingRun> {
-  const received = await matchByReference(trx, at);
-  await recordFundsReceived(trx, received, { received: true, at, settings });
+  const automatic = await matchByReference(trx, at);
+  // Read back a page at a time: a large statement pays as many entries as it has lines.
+  if (automatic > 0) await recordFundsReceivedInOrder(trx, receivedEntries(trx), { received: true, at, settings });
   const lines = await unmatchedCreditLines(trx);
   const suggestions = lines.length === 0 ? [] : await suggestionsFor(trx, lines, settings);
   await replaceOpenSuggestions(trx, suggestions, at);
-  return { automatic: received.length, suggestions: suggestions.length, unmatchedLines: lines.length };
+  return { automatic, suggestions: suggestions.length, unmatchedLines: lines.length };
 }
 
 async function suggestionsFor(trx: Kysely<DB>, rows: OpenLineRow[], settings: BankMatchingSettings) {

@@ -18,27 +18,53 @@ export function parseCsvStatement(content: string, layout: CsvLayout, account = 
     statementRef: null,
     skipped: 0,
   });
-  let rows: Row[];
+  const problems: ImportProblem[] = [];
+  const lines: ParsedLine[] = [];
+  // How rows are read: not known yet, known (from the header, or the layout's positions), or null when the header
+  // lacks a column (that is all that is said of the file: no row is read).
+  const state: { header?: Row; reading?: Reading | null; rows: number } = { rows: 0 };
+  const start = () => {
+    const position = positions(layout, state.header, problems);
+    state.reading = problems.length > 0 ? null : { position, account };
+  };
+  // Each record becomes its line as csv-parse reads it, and csv-parse keeps none: the records of a large export,
+  // each with its parse info, are never all held beside the lines made of them.
+  const onRow = (row: Row) => {
+    if (layout.header && !state.header) {
+      state.header = row;
+      start();
+      return;
+    }
+    if (state.reading === undefined) start();
+    state.rows += 1;
+    const line = state.reading ? readRow(row, layout, state.reading, problems) : null;
+    if (line) lines.push(line);
+  };
+  let failed: unknown;
   try {
-    rows = parse(content, {
+    parse(content, {
       bom: true,
       delimiter: layout.delimiter ?? ',',
       relax_column_count: true,
       skip_empty_lines: true,
-      info: true,
-    }) as unknown as Row[];
+      on_record: (record: string[], context: { lines: number }) => {
+        try {
+          onRow({ record, info: { lines: context.lines } });
+        } catch (err) {
+          failed = err;
+          throw err;
+        }
+        return null;
+      },
+    });
   } catch (err) {
+    // A failure of reading a row here is not the file's: it is not told as unreadable CSV.
+    if (failed !== undefined && err === failed) throw err;
     return result([], [problem('file', '(file)', `is not readable CSV: ${(err as Error).message}`)]);
   }
-  const header = layout.header ? rows.shift() : undefined;
-  const problems: ImportProblem[] = [];
-  const position = positions(layout, header, problems);
-  if (problems.length > 0) return result([], problems);
-  if (rows.length === 0) return result([], [problem('file', '(file)', 'holds no bank lines')]);
-  const lines = rows.flatMap((row) => {
-    const line = readRow(row, layout, { position, account }, problems);
-    return line ? [line] : [];
-  });
+  if (state.reading === undefined) start();
+  if (state.reading === null) return result([], problems);
+  if (state.rows === 0) return result([], [problem('file', '(file)', 'holds no bank lines')]);
   return result(lines, problems);
 }
 

@@ -35,17 +35,21 @@ export const problem = (lineNo: number | 'file', field: string, message: string)
  * What makes a line the same line in another statement: the bank's entry reference on its account; without one,
  * its account, date, direction, amount and description, with how many identical lines came before it in the same
  * file (two equal donations on one day are two lines, in this statement and in an overlapping one).
+ *
+ * The returned function gives each line's key, called for the file's lines in their order. It remembers the digest
+ * of each line's fingerprint, not the fingerprint, so that the keys can be made as the lines are stored, a chunk at
+ * a time, without the whole statement's fingerprints held.
  */
-export function dedupeKeys(lines: readonly ParsedLine[]): string[] {
+export function dedupeKeyer(): (line: ParsedLine) => string {
   const seen = new Map<string, number>();
-  return lines.map((line) => {
+  return (line) => {
     if (line.bankRef) return `ref:${line.account}:${line.bankRef}`;
     const fingerprint = [line.account, line.bookedOn, line.credit ? 'C' : 'D', line.amountCents, line.description];
-    const text = JSON.stringify(fingerprint);
-    const occurrence = (seen.get(text) ?? 0) + 1;
-    seen.set(text, occurrence);
-    return `fp:${createHash('sha256').update(text).digest('base64url')}#${occurrence}`;
-  });
+    const digest = createHash('sha256').update(JSON.stringify(fingerprint)).digest('base64url');
+    const occurrence = (seen.get(digest) ?? 0) + 1;
+    seen.set(digest, occurrence);
+    return `fp:${digest}#${occurrence}`;
+  };
 }
 
 export const sha256 = (content: string) => createHash('sha256').update(content).digest('hex');
