@@ -46,7 +46,10 @@ export async function runMoneyLoop(
   const prepared: StatementEntries[] = [];
   const resumed: ResumeRun[] = [];
   if (wanted('debits') || wanted('statement') || wanted('resume')) {
-    const options = { ...context, credentials, logName: 'service-money.log', cpuProfileDir };
+    // The untimed advance between debit runs settles the previous run's 10,000 payments in one request, longer
+    // than the default minute a silent connection is kept: the sandbox service keeps it for ten.
+    const env = { CONNECTION_IDLE_TIMEOUT_MS: '600000' };
+    const options = { ...context, credentials, logName: 'service-money.log', cpuProfileDir, env };
     let service = await startService(options);
     try {
       if (wanted('debits')) {
