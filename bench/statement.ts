@@ -67,9 +67,9 @@ export function writeStatementFile(file: string, entries: StatementEntries): voi
 }
 
 /**
- * Imports the file as `fundraiser-admin` would (the CLI's command for it is still to come): the compiled
- * importStatement, in a node process of its own on the bench database, so its time, CPU and peak RSS are the
- * import's alone. The service must be stopped on the embedded database (one owner per data directory).
+ * Imports the file as `fundraiser-admin bank import` does: the compiled importStatement, in a node process of its
+ * own on the bench database, so its time, CPU and peak RSS are the import's alone (the CLI's start and its printing
+ * of the result are left out). The service must be stopped on the embedded database (one owner per data directory).
  */
 export async function importStatementFile(repoRoot: string, database: BenchDatabase, file: string): Promise<MoneyRun> {
   const script = `
