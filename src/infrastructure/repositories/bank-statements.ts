@@ -162,7 +162,12 @@ export async function matchByReference(trx: Kysely<DB>, at: Date): Promise<numbe
   await sql`
     insert into bank_match_entries (match_id, batch_id, position, amount_cents, received_at)
     select match_id, batch_id, position, amount_cents, ${at} from bank_pairs`.execute(trx);
-  return Number(matches.numAffectedRows ?? 0);
+  const matched = Number(matches.numAffectedRows ?? 0);
+  // The suggestions that follow anti-join open lines and entries against these links: planned from statistics
+  // taken before this transaction added them (none, on a first import), they became nested loops over every link
+  // for each open entry, and outlived the statement timeout with 200,000 entries open.
+  if (matched >= ANALYZE_AFTER) await sql`analyze bank_match_lines, bank_match_entries`.execute(trx);
+  return matched;
 }
 
 /**
