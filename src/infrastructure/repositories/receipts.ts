@@ -12,28 +12,42 @@ export interface IssuerRow {
   time_zone: string;
 }
 
-/** The issuer row of these terms, created the first time they are used. */
+/**
+ * The issuer row of these terms, created the first time they are used. Read first: every settlement asks, and an
+ * upsert that updates the existing row would lock it until the settling transaction commits, so concurrent
+ * reconciliations would wait for one another there.
+ */
 export async function issuerId(
   trx: Kysely<DB>,
   terms: { legalName: string; abn: string; dgrStatement: string; minimumCents: number; timeZone: string },
 ): Promise<string> {
-  const row = await trx
+  const row = {
+    legal_name: terms.legalName,
+    abn: terms.abn,
+    dgr_statement: terms.dgrStatement,
+    minimum_cents: terms.minimumCents,
+    time_zone: terms.timeZone,
+  };
+  const find = () =>
+    trx
+      .selectFrom('receipt_issuers')
+      .select('id')
+      .where('legal_name', '=', row.legal_name)
+      .where('abn', '=', row.abn)
+      .where('dgr_statement', '=', row.dgr_statement)
+      .where('minimum_cents', '=', String(row.minimum_cents))
+      .where('time_zone', '=', row.time_zone)
+      .executeTakeFirst();
+  const found = await find();
+  if (found) return String(found.id);
+  const inserted = await trx
     .insertInto('receipt_issuers')
-    .values({
-      legal_name: terms.legalName,
-      abn: terms.abn,
-      dgr_statement: terms.dgrStatement,
-      minimum_cents: terms.minimumCents,
-      time_zone: terms.timeZone,
-    })
-    .onConflict((oc) =>
-      oc
-        .columns(['legal_name', 'abn', 'dgr_statement', 'minimum_cents', 'time_zone'])
-        .doUpdateSet({ legal_name: (eb) => eb.ref('excluded.legal_name') }),
-    )
+    .values(row)
+    .onConflict((oc) => oc.columns(['legal_name', 'abn', 'dgr_statement', 'minimum_cents', 'time_zone']).doNothing())
     .returning('id')
-    .executeTakeFirstOrThrow();
-  return String(row.id);
+    .executeTakeFirst();
+  // Nothing inserted: another transaction created the row meanwhile, and its commit made it visible to this read.
+  return String(inserted?.id ?? (await find())!.id);
 }
 
 export async function findIssuer(db: Kysely<DB>, id: string): Promise<IssuerRow> {

@@ -66,12 +66,13 @@ export async function reconcileBatch(
       const entries = await loadEntries(trx, batchId, from, chunkSize);
       await decideChunk(trx, batch, entries, tally, { lockKeys: locked.entryCount <= chunkSize });
     }
-    // Every donation this run settled is receipted in this transaction, all at once (docs/receipts.md).
-    if (tally.counts.matched > 0) await issueAtSettlement(trx, { batchId }, options.receipts ?? SAMPLE_RECEIPT_POLICY);
     const exceptions = tally.entries - tally.counts.matched;
     const status = completedStatus(exceptions);
     const completed = await completeBatch(trx, batch, { status, counts: tally.counts, exceptions });
     await recordRemittanceCompleted(trx, completed, tally, apiBaseUrl);
+    // Every donation this run settled is receipted in this transaction, all at once (docs/receipts.md). Last: the
+    // numbering locks the year's counter row until commit, and every settling transaction needs it.
+    if (tally.counts.matched > 0) await issueAtSettlement(trx, { batchId }, options.receipts ?? SAMPLE_RECEIPT_POLICY);
     await checkpoint?.('decided', batchId);
     return { status, counts: tally.counts, exceptions };
   });
