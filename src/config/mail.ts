@@ -74,6 +74,17 @@ export function mailPolicy(config: MailConfig): MailPolicy {
   };
 }
 
+/** Why messages wait in the outbox under these settings, or null when they can leave (docs/receipts.md, "Delivery"). */
+export function mailHeldReason(config: Pick<MailConfig, 'APP_ENV' | 'SMTP_URL' | 'MAIL_REDIRECT_TO'>): string | null {
+  if (!config.SMTP_URL) return HELD_WITHOUT_SMTP;
+  if (config.APP_ENV !== 'production' && !config.MAIL_REDIRECT_TO) return HELD_OUTSIDE_PRODUCTION;
+  return null;
+}
+
+export const HELD_WITHOUT_SMTP = 'SMTP_URL is not set: the message waits in the outbox';
+export const HELD_OUTSIDE_PRODUCTION =
+  'Outside production nothing is sent to a recipient, and MAIL_REDIRECT_TO is not set';
+
 /** Production mail needs a real sender, and a redirect there would hide donors' mail: refused at start-up. */
 export function mailSettingProblems(config: MailConfig): string[] {
   if (config.APP_ENV !== 'production') return [];

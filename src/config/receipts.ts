@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { mailHeldReason } from './mail.js';
 import { isValidAbn, normaliseAbn } from '../domain/abn.js';
 import { parseDecimalToCents } from '../domain/money.js';
 
@@ -59,6 +60,8 @@ interface ReceiptConfig {
   RECEIPT_MINIMUM: string;
   FOUNDATION_TIME_ZONE: string;
   RECEIPTS_AFTER?: 'settled' | 'funds_received';
+  SMTP_URL?: string;
+  MAIL_REDIRECT_TO?: string;
 }
 
 /** Who issues and under which rules: what a receipt's register row names (docs/receipts.md). */
@@ -71,6 +74,12 @@ export interface ReceiptPolicy {
    * shows the entry's money was received (docs/bank-statements.md, "Receipts").
    */
   after: 'settled' | 'funds_received';
+  /**
+   * Why receipts' messages cannot leave under these settings (no SMTP_URL; outside production, no MAIL_REDIRECT_TO),
+   * or null: a settlement then writes its messages held, without a delivery job each, and the first instance that
+   * starts able to send queues them (services/mail/worker.ts).
+   */
+  mailHeld: string | null;
 }
 
 /** The policy the settings give; outside production, the sample identity fills what is not set. */
@@ -84,6 +93,7 @@ export function receiptPolicy(config: ReceiptConfig): ReceiptPolicy {
     minimumCents: parseDecimalToCents(config.RECEIPT_MINIMUM) ?? 200,
     timeZone: config.FOUNDATION_TIME_ZONE,
     after: config.RECEIPTS_AFTER ?? 'settled',
+    mailHeld: mailHeldReason(config),
   };
 }
 

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { HELD_OUTSIDE_PRODUCTION, mailPolicy } from '../../src/config/mail.js';
+import { MAIL_DELIVERY_QUEUE } from '../../src/infrastructure/queue/queues.js';
+import { MailDeliveryWorker } from '../../src/services/mail/worker.js';
+import { receiptMailContent } from '../../src/services/receipts/content.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { waitUntil } from '../reconciliation/support.js';
 import { noPaymentProvider } from '../webhooks/support.js';
 import { give, settle } from './donations.js';
 import { LIVE_ENV, mailWorker, pdfText, startSmtpServer, uniqueEmail, type SmtpServer } from './support.js';
@@ -115,6 +121,36 @@ describe('outside production nothing is sent to a donor', () => {
       .messages;
     expect(message).toMatchObject({ kind: 'receipt', status: 'held', to: email });
     expect(message.subject.startsWith(SAMPLE)).toBe(true);
+  });
+
+  it('writes the messages of a settlement held, with no delivery job; an instance able to send queues and sends them', async () => {
+    const email = uniqueEmail('released');
+    const id = await give(t, '16.00', { email });
+    await settle(t, [{ id, amount: 16 }]);
+    const row = await t.db
+      .selectFrom('mail_outbox')
+      .select(['id', 'status', 'last_error', 'attempts'])
+      .where('recipient', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'held', attempts: 0, last_error: HELD_OUTSIDE_PRODUCTION });
+    const jobs = await sql<{ n: number }>`
+      select count(*)::int as n from pgboss.job where name = ${MAIL_DELIVERY_QUEUE} and data->>'messageId' = ${row.id}`.execute(
+      t.db,
+    );
+    expect(jobs.rows[0]!.n).toBe(0);
+
+    const policy = mailPolicy({ ...t.config, MAIL_REDIRECT_TO: QA_INBOX });
+    const worker = new MailDeliveryWorker(t.jobQueue, t.database, policy, receiptMailContent);
+    try {
+      await worker.start();
+      await waitUntil(async () => smtp.arrived.some((a) => a.mail.text?.includes('$16.00')), {
+        timeoutMs: 30_000,
+        what: 'the released message to arrive',
+      });
+    } finally {
+      worker.stop();
+    }
+    expect(smtp.arrived.filter((a) => a.mail.text?.includes('$16.00')).map((a) => a.envelopeTo)).toEqual([[QA_INBOX]]);
   });
 });
 

@@ -13,6 +13,8 @@ export interface IssueTerms {
   timeZone: string;
   financialYear: string;
   issuedAt: Date;
+  /** Why the messages cannot leave under the settings: they are written held, without delivery jobs. */
+  mailHeld: string | null;
 }
 
 const source = (settled: SettledDonations): RawBuilder<unknown> =>
@@ -48,10 +50,12 @@ export async function settledDonationIds(trx: Kysely<DB>, batchId: string): Prom
 /**
  * Issues, in one statement, a receipt to every donation of `settled` whose net amount reaches the minimum and that
  * has none in force: numbers allocated as a block from the year's counter (its row locked until commit, so numbers
- * are gapless), one receipt message per receipt in the mail outbox, and one mail-delivery job per message. Set-based
+ * are gapless), one receipt message per receipt in the mail outbox, and one mail-delivery job per message (none when
+ * the messages are written held: an instance able to send queues them when it starts). Set-based
  * whatever the count (a batch settles up to 100,000 donations). Returns how many receipts were issued.
  */
 export async function issueReceipts(trx: Kysely<DB>, settled: SettledDonations, terms: IssueTerms): Promise<number> {
+  const held = terms.mailHeld !== null;
   const { rows } = await sql<{ issued: number; jobs: number }>`
     with c as (
       select d.id as donation_id, d.reference_id, d.partner_id, d.environment,
@@ -95,15 +99,16 @@ export async function issueReceipts(trx: Kysely<DB>, settled: SettledDonations, 
       returning id, donor_email, donation_reference_id
     ),
     mail as (
-      insert into mail_outbox (kind, recipient, attachments, about)
+      insert into mail_outbox (kind, recipient, attachments, about, status, last_error)
       select 'receipt', i.donor_email, jsonb_build_array(jsonb_build_object('type', 'receipt', 'id', i.id)),
-        'donation:' || i.donation_reference_id
+        'donation:' || i.donation_reference_id, ${held ? 'held' : 'pending'}, ${terms.mailHeld}
       from issued i
       returning id
     ),
-    jobs as (${insertJobsForRows(MAIL_DELIVERY_QUEUE, 'mail', 'messageId')})
+    to_send as (select id from mail where ${!held}),
+    jobs as (${insertJobsForRows(MAIL_DELIVERY_QUEUE, 'to_send', 'messageId')})
     select (select count(*) from issued)::int as issued, (select count(*) from jobs)::int as jobs`.execute(trx);
   const { issued, jobs } = rows[0]!;
-  if (Number(jobs) !== Number(issued)) throw new Error(`job queue ${MAIL_DELIVERY_QUEUE} is not installed`);
+  if (!held && Number(jobs) !== Number(issued)) throw new Error(`job queue ${MAIL_DELIVERY_QUEUE} is not installed`);
   return Number(issued);
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MailPolicy } from '../../config/mail.js';
+import { HELD_OUTSIDE_PRODUCTION, HELD_WITHOUT_SMTP, type MailPolicy } from '../../config/mail.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import type { MailMessage } from '../../infrastructure/db/schema-receipts.js';
 import { describeFailure, isPermanentFailure, type MailTransport } from '../../infrastructure/mail/smtp.js';
@@ -42,10 +42,10 @@ export function destinationOf(
   recipient: string,
   hasTransport: boolean,
 ): { to: string } | { held: string } {
-  if (!hasTransport) return { held: 'SMTP_URL is not set: the message waits in the outbox' };
+  if (!hasTransport) return { held: HELD_WITHOUT_SMTP };
   if (policy.production) return { to: recipient };
   if (policy.redirectTo) return { to: policy.redirectTo };
-  return { held: 'Outside production nothing is sent to a recipient, and MAIL_REDIRECT_TO is not set' };
+  return { held: HELD_OUTSIDE_PRODUCTION };
 }
 
 interface Ready {

@@ -48,6 +48,7 @@ export async function issueAtSettlement(
     timeZone: policy.timeZone,
     financialYear: financialYearOf(issuedAt, policy.timeZone),
     issuedAt,
+    mailHeld: policy.mailHeld,
   };
   const ids = 'batchId' in settled ? await settledDonationIds(trx, settled.batchId) : settled.donationIds;
   let issued = 0;
