@@ -39,17 +39,32 @@ export interface OpenEntryRow {
   created_at: Date;
 }
 
-/** Money expected and not received: `matched` entries of batches received in [from, to) that no match holds. */
+/**
+ * Money expected and not received: `matched` entries of batches received in [from, to) that no match holds, by
+ * the batch's receipt time, then batch and position. Two statements: the batches in the range, then their entries
+ * by id. Joined in one statement, a planner that had not yet seen a day's batches (estimating 14 where there were
+ * 2,000) looped over them, scanning every matched entry's index once per batch: 4.5 s for 140,000 open entries,
+ * beyond the statement timeout at 370,000.
+ */
 export async function openEntriesReceivedBetween(db: Kysely<DB>, from: Date, to: Date): Promise<OpenEntryRow[]> {
-  const { rows } = await sql<OpenEntryRow>`
-    select e.batch_id, e.position, e.bank_reference_id, e.amount_cents, b.created_at
-    from remittance_batches b
-    join remittance_entries e on e.batch_id = b.id and e.outcome = 'matched'
-    where b.created_at >= ${from} and b.created_at < ${to}
+  const batches = await db
+    .selectFrom('remittance_batches')
+    .select(['id', 'created_at'])
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .execute();
+  if (batches.length === 0) return [];
+  const receivedAt = new Map(batches.map((b) => [b.id, new Date(b.created_at)]));
+  const { rows } = await sql<Omit<OpenEntryRow, 'created_at'>>`
+    select e.batch_id, e.position, e.bank_reference_id, e.amount_cents
+    from remittance_entries e
+    where e.batch_id = any(${batches.map((b) => b.id)}::uuid[]) and e.outcome = 'matched'
       and not exists (select 1 from bank_match_entries me
                       where me.batch_id = e.batch_id and me.position = e.position and me.active)
-    order by b.created_at, e.batch_id, e.position`.execute(db);
-  return rows;
+    order by e.batch_id, e.position`.execute(db);
+  const entries = rows.map((row) => ({ ...row, created_at: receivedAt.get(row.batch_id)! }));
+  // A stable sort: entries of one receipt time stay in batch and position order.
+  return entries.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
 }
 
 export async function rejectedSignatures(db: Kysely<DB>): Promise<Set<string>> {
