@@ -60,9 +60,12 @@ export function writeStatementFile(file: string, entries: StatementEntries): voi
     .split('-');
   const date = `${day}/${month}/${year}`;
   const lines = entries.references.map((ref) => `${date},+${DONATION_AMOUNT},"DIRECT CREDIT STOREFRONT APP ${ref}"`);
+  // A tag of this file's own: the same credit and fee lines in every statement would be one bank line each, which
+  // the import rightly adds once, and the later statements would read as short.
+  const tag = randomUUID().slice(0, 8);
   for (let i = 0; i < UNKNOWN_CREDITS; i += 1)
-    lines.push(`${date},+${(5 + i / 100).toFixed(2)},"DIRECT CREDIT J CITIZEN ${i}"`);
-  for (let i = 0; i < DEBIT_LINES; i += 1) lines.push(`${date},-${(1 + i / 100).toFixed(2)},"ACCOUNT FEE ${i}"`);
+    lines.push(`${date},+${(5 + i / 100).toFixed(2)},"DIRECT CREDIT J CITIZEN ${tag} ${i}"`);
+  for (let i = 0; i < DEBIT_LINES; i += 1) lines.push(`${date},-${(1 + i / 100).toFixed(2)},"ACCOUNT FEE ${tag} ${i}"`);
   writeFileSync(file, `${lines.join('\n')}\n`);
 }
 
