@@ -24,6 +24,8 @@ export interface OpenEntry {
   amountCents: number;
   /** The date the batch was received, in the foundation's time zone. */
   receivedOn: string;
+  /** Its batch's open total, when only some of the batch's entries are passed (suggestionCandidate). */
+  batchOpenCents?: number;
 }
 
 export interface MatchSettings {
@@ -134,7 +136,11 @@ function indexEntries(entries: readonly OpenEntry[]): EntryIndex {
     push(byBatch, entry.batchId, entry);
   }
   const batches = [...byBatch]
-    .map(([batchId, list]) => ({ batchId, entries: list, cents: list.reduce((sum, e) => sum + e.amountCents, 0) }))
+    .map(([batchId, list]) => ({
+      batchId,
+      entries: list,
+      cents: list[0]!.batchOpenCents ?? list.reduce((sum, e) => sum + e.amountCents, 0),
+    }))
     .sort((a, b) => a.cents - b.cents);
   return { byAmount: [...entries].sort((a, b) => a.amountCents - b.amountCents), byReference, batches };
 }
@@ -146,7 +152,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
 }
 
 /** The first index of `sorted` whose value is at least `target`. */
-function lowerBound<T>(sorted: readonly T[], value: (item: T) => number, target: number): number {
+export function lowerBound<T>(sorted: readonly T[], value: (item: T) => number, target: number): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { BankMatchingSettings } from '../../config/index.js';
 import { suggestMatches, type OpenEntry, type OpenLine } from '../../domain/bank-matching.js';
+import { suggestionCandidate } from '../../domain/bank-suggestion-candidates.js';
 import { addDays, dateIn, startOfDate } from '../../domain/calendar-date.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import {
@@ -8,6 +9,7 @@ import {
   rejectedSignatures,
   replaceOpenSuggestions,
   unmatchedCreditLines,
+  type OpenEntryRow,
   type OpenLineRow,
 } from '../../infrastructure/repositories/bank-suggestions.js';
 import { matchByReference, receivedEntries } from '../../infrastructure/repositories/bank-statements.js';
@@ -49,12 +51,22 @@ async function suggestionsFor(trx: Kysely<DB>, rows: OpenLineRow[], settings: Ba
   const dates = lines.map((l) => l.bookedOn).sort();
   const from = startOfDate(addDays(dates[0]!, -settings.days), settings.timeZone);
   const to = startOfDate(addDays(dates.at(-1)!, settings.days + 1), settings.timeZone);
-  const entries: OpenEntry[] = (await openEntriesReceivedBetween(trx, from, to)).map((e) => ({
+  const candidate = suggestionCandidate(lines, settings);
+  const toEntry = (e: OpenEntryRow): OpenEntry => ({
     key: `${e.batch_id}:${e.position}`,
     batchId: e.batch_id,
     bankReferenceId: e.bank_reference_id,
     amountCents: Number(e.amount_cents),
     receivedOn: dateIn(new Date(e.created_at), settings.timeZone),
-  }));
+    batchOpenCents: Number(e.batch_open_cents),
+  });
+  const open = await openEntriesReceivedBetween(trx, from, to, (e) =>
+    candidate({
+      amountCents: Number(e.amount_cents),
+      bankReferenceId: e.bank_reference_id,
+      batchOpenCents: Number(e.batch_open_cents),
+    }),
+  );
+  const entries = open.map(toEntry);
   return suggestMatches(lines, entries, settings, await rejectedSignatures(trx));
 }
