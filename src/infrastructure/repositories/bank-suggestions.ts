@@ -40,22 +40,25 @@ export interface OpenEntryRow {
   created_at: Date;
 }
 
-/** Batches whose entries one statement reads at a time: a month of open entries is never held whole. */
+/** Batches whose open totals one statement reads, and entries read a page at a time: never a month's at once. */
 const BATCHES_PER_READ = 1000;
+const ENTRIES_PER_PAGE = 5000;
 
 /**
  * Money expected and not received: `matched` entries of batches received in [from, to) that no match holds, with
  * their batch's open total, the ones `keep` accepts, by the batch's receipt time, then batch and position. The
- * batches of the range are read first, then their entries by batch id, BATCHES_PER_READ batches a statement, each
- * page filtered before the next is read. Joined in one statement, a planner that had not yet seen a day's batches
- * (it estimated 14 where there were 2,000) looped over them, scanning every matched entry's index once per batch:
- * 4.5 s for 140,000 open entries, beyond the statement timeout at 370,000.
+ * batches of the range are read first; then, BATCHES_PER_READ batches at a time, their open totals, and their
+ * entries by batch id in pages of ENTRIES_PER_PAGE, each page filtered before the next is read (a 100,000-entry
+ * batch is never held whole). Joined in one statement, a planner that had not yet seen a day's batches (it
+ * estimated 14 where there were 2,000) looped over them, scanning every matched entry's index once per batch: 4.5 s
+ * for 140,000 open entries, beyond the statement timeout at 370,000.
  */
 export async function openEntriesReceivedBetween(
   db: Kysely<DB>,
   from: Date,
   to: Date,
   keep: (entry: OpenEntryRow) => boolean,
+  { batchesPerRead = BATCHES_PER_READ, entriesPerPage = ENTRIES_PER_PAGE } = {},
 ): Promise<OpenEntryRow[]> {
   const batches = await db
     .selectFrom('remittance_batches')
@@ -65,18 +68,29 @@ export async function openEntriesReceivedBetween(
     .execute();
   const receivedAt = new Map(batches.map((b) => [b.id, new Date(b.created_at)]));
   const kept: OpenEntryRow[] = [];
-  for (let start = 0; start < batches.length; start += BATCHES_PER_READ) {
-    const ids = batches.slice(start, start + BATCHES_PER_READ).map((b) => b.id);
-    const { rows } = await sql<Omit<OpenEntryRow, 'created_at'>>`
-      select e.batch_id, e.position, e.bank_reference_id, e.amount_cents,
-             sum(e.amount_cents) over (partition by e.batch_id) as batch_open_cents
-      from remittance_entries e
-      where e.batch_id = any(${ids}::uuid[]) and e.outcome = 'matched'
-        and not exists (select 1 from bank_match_entries me
-                        where me.batch_id = e.batch_id and me.position = e.position and me.active)`.execute(db);
-    for (const row of rows) {
-      const entry = { ...row, created_at: receivedAt.get(row.batch_id)! };
-      if (keep(entry)) kept.push(entry);
+  for (let start = 0; start < batches.length; start += batchesPerRead) {
+    const ids = batches.slice(start, start + batchesPerRead).map((b) => b.id);
+    const open = sql`e.batch_id = any(${ids}::uuid[]) and e.outcome = 'matched'
+      and not exists (select 1 from bank_match_entries me
+                      where me.batch_id = e.batch_id and me.position = e.position and me.active)`;
+    const totals = await sql<{ batch_id: string; cents: string }>`
+      select e.batch_id, sum(e.amount_cents) as cents from remittance_entries e where ${open} group by e.batch_id`.execute(
+      db,
+    );
+    const openCents = new Map(totals.rows.map((t) => [t.batch_id, t.cents]));
+    let after: OpenEntryRow | undefined;
+    for (;;) {
+      const { rows } = await sql<OpenEntryRow>`
+        select e.batch_id, e.position, e.bank_reference_id, e.amount_cents from remittance_entries e
+        where ${open} ${after ? sql`and (e.batch_id, e.position) > (${after.batch_id}::uuid, ${after.position})` : sql``}
+        order by e.batch_id, e.position limit ${entriesPerPage}`.execute(db);
+      for (const row of rows) {
+        row.batch_open_cents = openCents.get(row.batch_id)!;
+        row.created_at = receivedAt.get(row.batch_id)!;
+        if (keep(row)) kept.push(row);
+      }
+      if (rows.length < entriesPerPage) break;
+      after = rows.at(-1);
     }
   }
   return kept.sort(
