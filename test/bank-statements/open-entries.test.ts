@@ -17,7 +17,7 @@ describe('open entries read in pages', () => {
   });
 
   it('gives every open entry once, in order, with its batch open total, whatever the page sizes', async () => {
-    const batches = [];
+    const batches: string[] = [];
     for (const amounts of [['10.00', '20.00', '30.00'], ['5.00'], ['7.00', '8.00']])
       batches.push(
         await expectedBatch(
