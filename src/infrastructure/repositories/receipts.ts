@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { ReceiptRow, ReceiptsTable } from '../db/schema-receipts.js';
 
@@ -51,9 +51,14 @@ export async function issuerId(
 }
 
 export async function findIssuer(db: Kysely<DB>, id: string): Promise<IssuerRow> {
-  const row = await db.selectFrom('receipt_issuers').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  return { ...row, id: String(row.id), minimum_cents: Number(row.minimum_cents) };
+  return issuerRow(await db.selectFrom('receipt_issuers').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
 }
+
+const issuerRow = (row: Selectable<DB['receipt_issuers']>): IssuerRow => ({
+  ...row,
+  id: String(row.id),
+  minimum_cents: Number(row.minimum_cents),
+});
 
 /** The issuer rows of these ids, by id. */
 export async function issuersByIds(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, IssuerRow>> {
@@ -63,9 +68,7 @@ export async function issuersByIds(db: Kysely<DB>, ids: readonly string[]): Prom
     .selectAll()
     .where('id', 'in', [...new Set(ids)])
     .execute();
-  return new Map(
-    rows.map((row) => [String(row.id), { ...row, id: String(row.id), minimum_cents: Number(row.minimum_cents) }]),
-  );
+  return new Map(rows.map((row) => [String(row.id), issuerRow(row)]));
 }
 
 /** The next `count` numbers of a series' year: the first of them. The counter row stays locked until commit. */
