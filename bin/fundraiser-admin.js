@@ -3,6 +3,12 @@
 // container image, or when FUNDRAISER_ADMIN_COMPILED=1 asks for it; otherwise the sources through tsx's loader
 // (scoped to this import), so a checkout never runs a stale build.
 import { existsSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+
+// One-shot operator work on a host the service shares, a large statement import above all: V8 keeps the heap near
+// what is live instead of growing it ahead of the garbage, for a little more time in the collector
+// (docs/decisions/0048-embedded-statement-import-memory.md).
+setFlagsFromString('--optimize-for-size');
 
 const compiled = new URL('../dist/cli/main.js', import.meta.url);
 const useCompiled =

@@ -18,6 +18,13 @@ const EMBEDDED_SETTINGS = {
   maintenance_work_mem: '16MB',
 } as const;
 
+/**
+ * The session setting bank matching reads for its sorts' memory (lockBankMatching). The embedded database's one
+ * session holds it at 4 MB, PostgreSQL's default work_mem, because WebAssembly memory grown for a sort is never
+ * given back (docs/decisions/0048-embedded-statement-import-memory.md).
+ */
+export const MATCHING_WORK_MEM = { setting: 'fundraiser.matching_work_mem', embedded: '4MB' } as const;
+
 export async function connectEmbedded(dataDir: string): Promise<Database> {
   const memory = dataDir.startsWith('memory://');
   const release = memory ? async () => {} : await lockDataDirectory(dataDir);
@@ -36,6 +43,8 @@ export async function connectEmbedded(dataDir: string): Promise<Database> {
     // runs in a child process that exits when the directory is ready.
     if (!memory && !isInitialised(dataDir)) await initialiseDataDirectory(dataDir, startParams);
     pglite = await PGliteClass.create(memory ? undefined : dataDir, { startParams });
+    // A custom setting given with -c at start-up is not kept by PGlite; set for its one session, it lasts as long.
+    await pglite.exec(`set ${MATCHING_WORK_MEM.setting} = '${MATCHING_WORK_MEM.embedded}'`);
   } catch (err) {
     await release();
     throw err;
