@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '../../src/infrastructure/db/schema.js';
 import { lockBankMatching } from '../../src/infrastructure/repositories/bank-statements.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -16,16 +17,16 @@ describe('memory of bank matching', () => {
     await t.close();
   });
 
-  const workMem = async () =>
-    (await sql<{ w: string }>`select current_setting('work_mem') as w`.execute(t.db)).rows[0]!.w;
+  const workMem = async (db: Kysely<DB>) =>
+    (await sql<{ w: string }>`select current_setting('work_mem') as w`.execute(db)).rows[0]!.w;
 
   it('sizes the sorts by the database and gives the memory back with the transaction', async () => {
-    const before = await workMem();
+    const before = await workMem(t.db);
     const during = await t.db.transaction().execute(async (trx) => {
       await lockBankMatching(trx);
-      return (await sql<{ w: string }>`select current_setting('work_mem') as w`.execute(trx)).rows[0]!.w;
+      return workMem(trx);
     });
     expect(during).toBe(t.database.kind === 'embedded' ? '4MB' : '64MB');
-    expect(await workMem()).toBe(before);
+    expect(await workMem(t.db)).toBe(before);
   });
 });
