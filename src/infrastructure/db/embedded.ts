@@ -19,11 +19,12 @@ const EMBEDDED_SETTINGS = {
 } as const;
 
 /**
- * The session setting bank matching reads for its sorts' memory (lockBankMatching). The embedded database's one
- * session holds it at 4 MB, PostgreSQL's default work_mem, because WebAssembly memory grown for a sort is never
- * given back (docs/decisions/0048-embedded-statement-import-memory.md).
+ * Bank matching's memory for its sorts (lockBankMatching): 64 MB on a server, enough to sort a 100,000-line
+ * statement's pairs in memory; 4 MB, PostgreSQL's default, in the embedded database's one session (the session
+ * setting below), because WebAssembly memory grown for a sort is never given back
+ * (docs/decisions/0048-embedded-statement-import-memory.md).
  */
-export const MATCHING_WORK_MEM = { setting: 'fundraiser.matching_work_mem', embedded: '4MB' } as const;
+export const MATCHING_WORK_MEM = { setting: 'fundraiser.matching_work_mem', server: '64MB', embedded: '4MB' } as const;
 
 export async function connectEmbedded(dataDir: string): Promise<Database> {
   const memory = dataDir.startsWith('memory://');

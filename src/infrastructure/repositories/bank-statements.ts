@@ -30,11 +30,11 @@ const ANALYZE_AFTER = 10_000;
 
 /** Serialises imports, matching runs and operators' decisions: each reads what is open and then claims it. */
 export async function lockBankMatching(trx: Kysely<DB>): Promise<void> {
-  // Matching sorts a statement's candidate pairs twice: on PostgreSQL in memory, not in temporary files, for 100,000
-  // lines; the embedded database's session names less (MATCHING_WORK_MEM).
+  // Matching sorts a statement's candidate pairs twice: as much memory as the database's MATCHING_WORK_MEM allows.
+  const { setting, server } = MATCHING_WORK_MEM;
   await sql`
     select pg_advisory_xact_lock(hashtextextended('bank-matching', 0)),
-           set_config('work_mem', coalesce(nullif(current_setting(${MATCHING_WORK_MEM.setting}, true), ''), '64MB'), true)`.execute(
+           set_config('work_mem', coalesce(nullif(current_setting(${setting}, true), ''), ${server}), true)`.execute(
     trx,
   );
 }
