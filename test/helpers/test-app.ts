@@ -104,7 +104,9 @@ export async function startTestApp(
     reconcile: () => reconciliation.runPending(),
     async close() {
       await app.close();
-      await jobQueue.stop();
+      // Long enough for a running job to finish on a slow machine: given up on, it would record its completion in
+      // the database disposed of below (an unhandled "PGlite is closed"). Stopping takes no longer than the job.
+      await jobQueue.stop(30_000);
       await owned?.dispose();
     },
   };
