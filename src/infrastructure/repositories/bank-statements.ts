@@ -72,40 +72,54 @@ export async function insertStatement(
 
 /**
  * Adds the lines no earlier statement holds (dedupe_key), one statement per chunk of at most LINES_PER_INSERT lines,
- * and records how many were added. Returns that number. Each chunk is asked for once the one before is stored, so
- * that a caller can make them as they go rather than hold a large statement's lines ready to store all at once.
+ * and records how many were added. Returns that number. The next chunk is asked for while the one before is being
+ * stored, so that a caller making them as they go (rather than holding a large statement's lines ready to store all
+ * at once) makes each while the database works, not between its statements; at most two chunks are held.
  */
 export async function insertNewLines(db: Kysely<DB>, statementId: string, chunks: Iterable<readonly LineToStore[]>) {
   let added = 0;
+  let storing: Promise<number> | undefined;
   for (const chunk of chunks) {
-    const rows = chunk.map((l) => ({
-      n: l.lineNo,
-      a: l.account,
-      b: l.bookedOn,
-      v: l.valueOn,
-      c: l.credit,
-      m: l.amountCents,
-      d: l.description,
-      r: l.reference,
-      x: l.bankRef,
-      t: l.tokens,
-      k: l.dedupeKey,
-    }));
-    const result = await sql`
-      insert into bank_lines (statement_id, line_no, account, booked_on, value_on, credit, amount_cents, description,
-                              reference, bank_ref, tokens, dedupe_key)
-      select ${statementId}::uuid, r.n, r.a, r.b, r.v, r.c, r.m, r.d, r.r, r.x,
-             array(select jsonb_array_elements_text(r.t)), r.k
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        as r(n integer, a text, b text, v text, c boolean, m bigint, d text, r text, x text, t jsonb, k text)
-      on conflict (dedupe_key) do nothing`.execute(db);
-    added += Number(result.numAffectedRows ?? 0);
+    const rows = JSON.stringify(chunk.map(toRow));
+    if (storing) added += await storing;
+    storing = insertChunk(db, statementId, rows);
+    // Marked handled now: it is awaited after the next chunk is made, and that making may throw first.
+    storing.catch(() => undefined);
+    // Lets the driver write the statement before this loop turns to making the next chunk.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
+  if (storing) added += await storing;
   await db.updateTable('bank_statements').set({ lines_added: added }).where('id', '=', statementId).execute();
   // Matching plans its joins from the table's statistics, which a large import in this very transaction makes stale
   // (autovacuum cannot see uncommitted rows; ANALYZE in the transaction does).
   if (added >= ANALYZE_AFTER) await sql`analyze bank_lines`.execute(db);
   return added;
+}
+
+const toRow = (l: LineToStore) => ({
+  n: l.lineNo,
+  a: l.account,
+  b: l.bookedOn,
+  v: l.valueOn,
+  c: l.credit,
+  m: l.amountCents,
+  d: l.description,
+  r: l.reference,
+  x: l.bankRef,
+  t: l.tokens,
+  k: l.dedupeKey,
+});
+
+async function insertChunk(db: Kysely<DB>, statementId: string, rows: string): Promise<number> {
+  const result = await sql`
+    insert into bank_lines (statement_id, line_no, account, booked_on, value_on, credit, amount_cents, description,
+                            reference, bank_ref, tokens, dedupe_key)
+    select ${statementId}::uuid, r.n, r.a, r.b, r.v, r.c, r.m, r.d, r.r, r.x,
+           array(select jsonb_array_elements_text(r.t)), r.k
+    from jsonb_to_recordset(${rows}::jsonb)
+      as r(n integer, a text, b text, v text, c boolean, m bigint, d text, r text, x text, t jsonb, k text)
+    on conflict (dedupe_key) do nothing`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /** An entry whose money a bank line was found to pay, with what its partner is told. */

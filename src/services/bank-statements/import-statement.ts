@@ -94,8 +94,8 @@ export async function importStatement(
 }
 
 /**
- * The lines as stored, a chunk at a time in the file's order, each chunk made when it is about to be inserted and
- * its lines taken out of `lines` then: a large statement's lines are not held twice (as read and as stored), and
+ * The lines as stored, a chunk at a time in the file's order, each chunk made while the one before is being stored
+ * and its lines taken out of `lines` then: a large statement's lines are not held twice (as read and as stored), and
  * those stored are let go before matching.
  */
 function* chunksToStore(lines: ParsedLine[]): Generator<LineToStore[]> {
