@@ -65,6 +65,8 @@ export async function openEntriesReceivedBetween(
   if (!db.isTransaction)
     return db.transaction().execute((trx) => openEntriesReceivedBetween(trx, from, to, keep, pages));
   const { batchesPerRead = BATCHES_PER_READ, entriesPerPage = ENTRIES_PER_PAGE } = pages;
+  // FETCH takes its count as a literal, not a parameter; 0 would fetch the current row again and again.
+  const fetchCount = sql.lit(Math.max(1, Math.trunc(entriesPerPage)));
   const batches = await db
     .selectFrom('remittance_batches')
     .select(['id', 'created_at'])
@@ -88,9 +90,7 @@ export async function openEntriesReceivedBetween(
       db,
     );
     for (;;) {
-      const { rows } = await sql<OpenEntryRow>`fetch ${sql.lit(Math.trunc(entriesPerPage))} from open_entries`.execute(
-        db,
-      );
+      const { rows } = await sql<OpenEntryRow>`fetch ${fetchCount} from open_entries`.execute(db);
       for (const row of rows) {
         row.batch_open_cents = openCents.get(row.batch_id)!;
         row.created_at = receivedAt.get(row.batch_id)!;
