@@ -79,14 +79,20 @@ export async function insertStatement(
 export async function insertNewLines(db: Kysely<DB>, statementId: string, chunks: Iterable<readonly LineToStore[]>) {
   let added = 0;
   let storing: Promise<number> | undefined;
-  for (const chunk of chunks) {
-    const rows = JSON.stringify(chunk.map(toRow));
-    if (storing) added += await storing;
-    storing = insertChunk(db, statementId, rows);
-    // Marked handled now: it is awaited after the next chunk is made, and that making may throw first.
-    storing.catch(() => undefined);
-    // Lets the driver write the statement before this loop turns to making the next chunk.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  try {
+    for (const chunk of chunks) {
+      const rows = JSON.stringify(chunk.map(toRow));
+      if (storing) added += await storing;
+      storing = insertChunk(db, statementId, rows);
+      // Marked handled now: it is awaited after the next chunk is made, and that making may throw first.
+      storing.catch(() => undefined);
+      // Lets the driver write the statement before this loop turns to making the next chunk.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  } catch (err) {
+    // The caller gets the connection back with no statement of ours still running on it.
+    await storing?.catch(() => undefined);
+    throw err;
   }
   if (storing) added += await storing;
   await db.updateTable('bank_statements').set({ lines_added: added }).where('id', '=', statementId).execute();
