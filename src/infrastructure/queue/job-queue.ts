@@ -2,7 +2,7 @@ import PgBoss from 'pg-boss';
 import type { Database } from '../db/connect.js';
 import { QUEUE_SCHEMA } from './enqueue.js';
 import { QUEUE_POLICIES, type QueueName, type QueuePolicy } from './queues.js';
-import { databaseExecutor } from './sql-executor.js';
+import { databaseExecutor, type TrackedExecutor } from './sql-executor.js';
 import { WakeListener } from './wakeups.js';
 import { QueueWorkers, type BatchHandler, type JobHandler, type WorkOptions } from './job-workers.js';
 
@@ -40,6 +40,8 @@ export interface JobQueueOptions {
  */
 export class JobQueue {
   private readonly boss: PgBoss;
+  /** The statements pg-boss runs, so that stop() can wait for those it does not await itself. */
+  private readonly executor: TrackedExecutor;
   private readonly runners: QueueWorkers;
   private listener: WakeListener | null = null;
 
@@ -48,8 +50,9 @@ export class JobQueue {
     private readonly database: Database,
     private readonly options: JobQueueOptions = {},
   ) {
+    this.executor = databaseExecutor(database);
     this.boss = new PgBoss({
-      db: databaseExecutor(database),
+      db: this.executor,
       schema: QUEUE_SCHEMA,
       migrate: true,
       schedule: false,
@@ -159,10 +162,14 @@ export class JobQueue {
     await this.boss.maintain();
   }
 
-  /** Stops polling and waits up to `timeoutMs` for running jobs; any still running are failed (and so retried). */
+  /**
+   * Stops polling and waits up to `timeoutMs` for running jobs; any still running are failed (and so retried). Then
+   * waits for pg-boss's last statements, so the database can be closed once this resolves.
+   */
   async stop(timeoutMs = 5000): Promise<void> {
     await this.listener?.stop();
     this.listener = null;
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
+    await this.executor.settled();
   }
 }

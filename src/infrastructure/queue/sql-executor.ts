@@ -3,18 +3,36 @@ import type PgBoss from 'pg-boss';
 import type { Database } from '../db/connect.js';
 import type { DB } from '../db/schema.js';
 
+/** An executor that can say when the statements it started have all finished. */
+export interface TrackedExecutor extends PgBoss.Db {
+  /** Resolves once every statement started so far has settled, whichever way. */
+  settled(): Promise<void>;
+}
+
 /**
  * pg-boss talks to the database through `executeSql(text, values)`. Giving it ours instead of letting it open its
  * own pool means one pool on PostgreSQL and, on embedded PGlite (a single connection), that its queries queue
- * behind Kysely's instead of slipping into someone else's open transaction.
+ * behind Kysely's instead of slipping into someone else's open transaction. Its statements are tracked because
+ * pg-boss 10 completes a worker's jobs without awaiting it: its stop() can return while that completion still runs,
+ * and the database must not be closed under it.
  */
-export function databaseExecutor(database: Database): PgBoss.Db {
+export function databaseExecutor(database: Database): TrackedExecutor {
+  const inFlight = new Set<Promise<unknown>>();
+  const tracked = <T>(statement: Promise<T>) => {
+    inFlight.add(statement);
+    const forget = () => inFlight.delete(statement);
+    statement.then(forget, forget);
+    return statement;
+  };
   return {
-    async executeSql(text, values) {
+    executeSql(text, values) {
       // Parameterless texts may be scripts of several statements (installation, maintenance under BEGIN/COMMIT),
       // which PGlite's extended protocol refuses.
-      if (!values || values.length === 0) return database.runScript(text);
-      return run(database.db, text, values);
+      if (!values || values.length === 0) return tracked(database.runScript(text));
+      return tracked(run(database.db, text, values));
+    },
+    async settled() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
 }
