@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '../../src/infrastructure/db/schema.js';
 import {
   insertNewLines,
   insertStatement,
@@ -35,9 +37,9 @@ describe('statement lines inserted chunk by chunk', () => {
     dedupeKey,
   });
 
-  const newStatement = () =>
+  const newStatement = (db: Kysely<DB> = t.db) =>
     insertStatement(
-      t.db,
+      db,
       { fileName: 'chunks.csv', sha256: unique('SHA-'), format: 'csv', layout: 'test', statementRef: null },
       { read: 0, importedBy: 'test', at: t.clock.now() },
     );
@@ -86,12 +88,7 @@ describe('statement lines inserted chunk by chunk', () => {
       throw new Error('the second chunk cannot be made');
     }
     const attempt = t.db.transaction().execute(async (trx) => {
-      const statementId = await insertStatement(
-        trx,
-        { fileName: 'broken.csv', sha256: unique('SHA-'), format: 'csv', layout: 'test', statementRef: null },
-        { read: 0, importedBy: 'test', at: t.clock.now() },
-      );
-      return insertNewLines(trx, statementId, chunks());
+      return insertNewLines(trx, await newStatement(trx), chunks());
     });
     await expect(attempt).rejects.toThrow('the second chunk cannot be made');
     const stored = await t.db.selectFrom('bank_lines').select('id').where('dedupe_key', '=', statementKey).execute();
