@@ -109,7 +109,11 @@ describe('per-partner quota (section 8)', () => {
     const remaining = accepted.map((a) => Number(a.headers['x-ratelimit-remaining'])).sort((a, b) => a - b);
     expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => i));
     if (!usingPostgres()) return;
-    expect((await counterOf(partnerId)).count).toBe(40);
+    // Every admitted check is in the shared count; a check that arrives after a total said the window is spent is
+    // answered here without a write (token-leases.ts), so how many of the 15 refused reach it depends on timing.
+    const { count } = await counterOf(partnerId);
+    expect(count).toBeGreaterThanOrEqual(25);
+    expect(count).toBeLessThanOrEqual(40);
   });
 
   it.skipIf(usingPostgres())(
