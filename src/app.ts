@@ -24,6 +24,7 @@ import { quotaPlugin } from './http/plugins/quota.js';
 import type { App } from './http/route-context.js';
 import { customFormats } from './http/schemas/formats.js';
 import { addLocalTimeKeyword } from './http/schemas/local-time.js';
+import { cachingSerializerFactory } from './http/schemas/compiler-cache.js';
 import { ErrorEnvelope } from './contract/common.js';
 import { channelDirectoryOn } from './services/channel-directory.js';
 import { credentialVerifierOn, type CredentialVerifier } from './services/credential-verifier.js';
@@ -77,6 +78,7 @@ function createFastify(deps: AppDeps): App {
     },
     logController: accessLog,
     childLoggerFactory: requestLoggerFactory,
+    schemaController: { compilersFactory: { buildSerializer: cachingSerializerFactory } },
     ajv: {
       customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, formats: customFormats },
       onCreate: (ajv) => {
