@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** One message as it leaves: addresses, content, attachments, and the Message-ID it always carries. */
 export interface OutgoingMail {
@@ -28,8 +28,9 @@ const IDLE_CLOSE_MS = 1000;
  * no connection outlives a burst. The URL is never logged: it may carry a password.
  */
 export function smtpTransport(url: string, timeoutMs: number, connections = 2): MailTransport {
-  const create = () =>
-    nodemailer.createTransport({
+  // nodemailer is loaded with the first message, not at start-up (docs/decisions/0049-a-faster-service-start.md).
+  const create = async (): Promise<Transporter> =>
+    (await import('nodemailer')).default.createTransport({
       url,
       pool: true,
       maxConnections: connections,
@@ -39,12 +40,21 @@ export function smtpTransport(url: string, timeoutMs: number, connections = 2): 
       logger: false,
       debug: false,
     });
-  let pool: ReturnType<typeof create> | null = null;
+  let pool: Promise<Transporter> | null = null;
   let sending = 0;
   let idle: NodeJS.Timeout | undefined;
+  // A transport that could not be made is made again for the next message, as before the first one.
+  const transporter = () =>
+    (pool ??= create().catch((err: unknown) => {
+      pool = null;
+      throw err;
+    }));
   const close = () => {
     clearTimeout(idle);
-    pool?.close();
+    void pool?.then(
+      (open) => open.close(),
+      () => undefined,
+    );
     pool = null;
   };
   return {
@@ -52,7 +62,8 @@ export function smtpTransport(url: string, timeoutMs: number, connections = 2): 
       clearTimeout(idle);
       sending += 1;
       try {
-        const info = await (pool ??= create()).sendMail({
+        const transport = await transporter();
+        const info = await transport.sendMail({
           from: mail.from,
           to: mail.to,
           subject: mail.subject,

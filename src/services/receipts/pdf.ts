@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import type PDFDocument from 'pdfkit';
 import { formatCents } from '../../domain/money.js';
 import { formatAbn, longDate, NO_BENEFIT, receiptLines, SAMPLE_MARK, type ReceiptFacts } from '../../domain/receipt.js';
 import type { StatementFacts } from './statement-facts.js';
@@ -12,8 +12,12 @@ import type { StatementFacts } from './statement-facts.js';
 const winAnsi = (text: string) =>
   text.replace(/[^\u0020-\u007e\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u20ac]/gu, '?');
 
-function documentOf(title: string, date: string): { doc: PDFKit.PDFDocument; bytes: Promise<Buffer> } {
-  const doc = new PDFDocument({
+/** PDFKit is loaded when the first PDF is made, not at start-up (docs/decisions/0049-a-faster-service-start.md). */
+let loadingPdfKit: Promise<{ default: typeof PDFDocument }> | undefined;
+
+async function documentOf(title: string, date: string): Promise<{ doc: PDFKit.PDFDocument; bytes: Promise<Buffer> }> {
+  const { default: Document } = await (loadingPdfKit ??= import('pdfkit'));
+  const doc = new Document({
     size: 'A4',
     margin: 56,
     info: { Title: winAnsi(title), Author: 'Fundraiser partner API', CreationDate: new Date(`${date}T00:00:00Z`) },
@@ -43,9 +47,9 @@ function notes(doc: PDFKit.PDFDocument, lines: string[]) {
   for (const line of lines) doc.text(winAnsi(line)).moveDown(0.4);
 }
 
-export function receiptPdf(facts: ReceiptFacts): Promise<Buffer> {
+export async function receiptPdf(facts: ReceiptFacts): Promise<Buffer> {
   const { title, lines, notes: footer } = receiptLines(facts);
-  const { doc, bytes } = documentOf(title, facts.issuedOn);
+  const { doc, bytes } = await documentOf(title, facts.issuedOn);
   header(doc, facts, title);
   for (const [label, value] of lines) {
     doc.font('Helvetica-Bold').fontSize(11).text(`${label}: `, { continued: true });
@@ -56,9 +60,9 @@ export function receiptPdf(facts: ReceiptFacts): Promise<Buffer> {
   return bytes;
 }
 
-export function statementPdf(facts: StatementFacts): Promise<Buffer> {
+export async function statementPdf(facts: StatementFacts): Promise<Buffer> {
   const title = `Statement of gifts, financial year ${facts.financialYear}`;
-  const { doc, bytes } = documentOf(title, facts.issuedOn);
+  const { doc, bytes } = await documentOf(title, facts.issuedOn);
   header(doc, facts, title);
   doc
     .font('Helvetica')

@@ -1,5 +1,6 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { StripeSettings } from '../../../config/operations.js';
+import { stripeSdk } from './sdk.js';
 
 /** Retries of a failed Stripe call inside one request, by the SDK, with the same idempotency key. */
 const NETWORK_RETRIES = 1;
@@ -11,7 +12,8 @@ const NETWORK_RETRIES = 1;
 export function createStripeClient(settings: StripeSettings): Stripe {
   const base = settings.apiBase ? new URL(settings.apiBase) : null;
   const protocol = base?.protocol === 'http:' ? 'http' : 'https';
-  return new Stripe(settings.secretKey, {
+  const Sdk = stripeSdk();
+  return new Sdk(settings.secretKey, {
     timeout: settings.timeoutMs,
     maxNetworkRetries: NETWORK_RETRIES,
     telemetry: false,

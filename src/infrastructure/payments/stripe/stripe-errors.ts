@@ -1,5 +1,5 @@
-import Stripe from 'stripe';
 import { ApiError } from '../../../api-errors.js';
+import { stripeSdk } from './sdk.js';
 
 /** Seconds a partner is asked to wait when Stripe cannot be reached. */
 const RETRY_AFTER_SECONDS = 30;
@@ -26,20 +26,21 @@ export async function callStripe<T>(call: () => Promise<T>): Promise<T> {
 }
 
 function translateStripeError(err: unknown): unknown {
-  if (!(err instanceof Stripe.errors.StripeError)) return err;
+  const { errors } = stripeSdk();
+  if (!(err instanceof errors.StripeError)) return err;
   const unavailable =
-    err instanceof Stripe.errors.StripeConnectionError ||
-    err instanceof Stripe.errors.StripeAPIError ||
-    err instanceof Stripe.errors.StripeRateLimitError ||
+    err instanceof errors.StripeConnectionError ||
+    err instanceof errors.StripeAPIError ||
+    err instanceof errors.StripeRateLimitError ||
     (err.statusCode !== undefined && err.statusCode >= 500);
   if (unavailable)
     return new ApiError('UNAVAILABLE', 'The payment provider cannot be reached; retry later', {
       'retry-after': String(RETRY_AFTER_SECONDS),
     });
   const what =
-    err instanceof Stripe.errors.StripeAuthenticationError
+    err instanceof errors.StripeAuthenticationError
       ? 'Stripe rejected STRIPE_SECRET_KEY (revoked, mistyped or of the other mode): set a valid key'
-      : err instanceof Stripe.errors.StripePermissionError
+      : err instanceof errors.StripePermissionError
         ? 'STRIPE_SECRET_KEY lacks a permission this service needs (restricted key): grant setup intents, customers and mandates'
         : 'Stripe refused a request of this service: check the Stripe account settings (BECS Direct Debit enabled)';
   // Stripe's own message can quote parameters; its type, code and request id are what support asks for.
