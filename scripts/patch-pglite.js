@@ -4,14 +4,8 @@
 // third of an embedded `select 1` and of every INSERT the service makes on the embedded database. 0.5 copies it
 // only when the query brings parsers of its own, as ours never do; the rows come out the same.
 //
-// The replacement is exact text in each of PGlite's builds; a build without the old text and without the new is
-// an upgraded PGlite, and this says so loudly rather than guessing.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '@electric-sql', 'pglite');
-const VERSION = '0.4.6';
+// The replacement is exact text in each of PGlite's builds (scripts/exact-edits.js says how it is applied).
+import { applyExactEdits } from './exact-edits.js';
 
 /** [file, minified text before, after]: the same one-expression change in the ES module, CommonJS and worker builds. */
 const EDITS = [
@@ -20,21 +14,4 @@ const EDITS = [
   ['dist/worker/index.cjs', 'u={...t,...r?.parsers}', 'u=r?.parsers?{...t,...r.parsers}:t'],
 ];
 
-function main() {
-  if (!existsSync(join(root, 'package.json'))) return; // not installed (e.g. a partial install): nothing to do
-  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  if (version !== VERSION) {
-    console.warn(`scripts/patch-pglite.js: PGlite ${version} installed, written for ${VERSION}; left as it is`);
-    return;
-  }
-  for (const [file, before, after] of EDITS) {
-    const path = join(root, file);
-    const text = readFileSync(path, 'utf8');
-    if (text.includes(after)) continue;
-    if (!text.includes(before))
-      throw new Error(`scripts/patch-pglite.js: ${file} has neither the old nor the new text`);
-    writeFileSync(path, text.replace(before, after));
-  }
-}
-
-main();
+applyExactEdits('scripts/patch-pglite.js', '@electric-sql/pglite', '0.4.6', EDITS);
