@@ -7,8 +7,8 @@
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# npm ci's postinstall backports a fix into PGlite (scripts/patch-pglite.js).
-COPY scripts/patch-pglite.js scripts/
+# npm ci's postinstall edits PGlite and PDFKit (scripts/patch-pglite.js, scripts/patch-pdfkit.js).
+COPY scripts/exact-edits.js scripts/patch-pglite.js scripts/patch-pdfkit.js scripts/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/copy-assets.js scripts/
@@ -19,7 +19,7 @@ RUN npm run build
 FROM node:20-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-COPY scripts/patch-pglite.js scripts/
+COPY scripts/exact-edits.js scripts/patch-pglite.js scripts/patch-pdfkit.js scripts/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM node:20-slim

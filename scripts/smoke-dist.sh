@@ -8,7 +8,7 @@ npm run build
 app_dir="$(mktemp -d "${TMPDIR:-/tmp}/smoke-image-XXXXXX")"
 trap 'rm -rf "$app_dir"' EXIT
 cp -r package.json package-lock.json dist bin "$app_dir/"
-# npm ci runs the postinstall that backports a fix into PGlite, as the image's install does.
-mkdir -p "$app_dir/scripts" && cp scripts/patch-pglite.js "$app_dir/scripts/"
+# npm ci runs the postinstall that edits PGlite and PDFKit, as the image's install does.
+mkdir -p "$app_dir/scripts" && cp scripts/exact-edits.js scripts/patch-pglite.js scripts/patch-pdfkit.js "$app_dir/scripts/"
 (cd "$app_dir" && npm ci --omit=dev --no-audit --no-fund --loglevel=error)
 SMOKE_APP_DIR="$app_dir" npx tsx scripts/smoke-dist.ts
