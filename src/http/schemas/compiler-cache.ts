@@ -8,10 +8,10 @@ type BuildSerializer = NonNullable<CompilersFactory['buildSerializer']>;
  * Fastify's serializer compiler, remembering what it compiled: the same response schema compiles to the same
  * serializer once per application instead of once per route and status. Every operation answers its errors with
  * the same envelope schema (only the examples and descriptions differ, which fast-json-stringify ignores), so most
- * of the ~600 response schemas are a few distinct ones; compiling each was a third of the service's start-up CPU
- * (docs/decisions/0049-a-faster-service-start.md). A serializer is a pure function of its schema and
- * the shared schemas, so one serves every route that has the same schema. Fastify builds one factory per
- * application (and per encapsulated context with its own shared schemas): each gets its own cache.
+ * response schemas are repeats; compiling every one took an eighth of the service's start-up CPU, half of it for
+ * nothing (docs/decisions/0049-a-faster-service-start.md). A serializer is a pure function of its schema and the
+ * shared schemas, so one serves every route that has the same schema. Fastify builds one factory per application
+ * (and per encapsulated context with its own shared schemas): each gets its own cache.
  */
 export const cachingSerializerFactory = cacheSerializers(SerializerSelector());
 
