@@ -44,11 +44,11 @@ export function smtpTransport(url: string, timeoutMs: number, connections = 2): 
   let sending = 0;
   let idle: NodeJS.Timeout | undefined;
   // A transport that could not be made is made again for the next message, as before the first one.
-  const transporter = () =>
-    (pool ??= create().catch((err: unknown) => {
-      pool = null;
-      throw err;
-    }));
+  const transporter = () => {
+    const made = (pool ??= create());
+    made.catch(() => (pool === made ? (pool = null) : undefined));
+    return made;
+  };
   const close = () => {
     clearTimeout(idle);
     void pool?.then(
