@@ -1,5 +1,5 @@
 // postinstall: PDFKit 0.20.2 (the latest) builds a standard font's metrics afresh for every document: each
-// `doc.font('Helvetica')` turns the font's packed data into a table of widths and one of ~2,700 kerning pairs. For a
+// `doc.font('Helvetica')` turns the font's packed data into a table of widths and one of ~1,200 kerning pairs. For a
 // receipt, a one-page document in two fonts, that was half of the CPU of making its PDF (a profile of the receipts
 // benchmark: 12% of the service's time in that constructor alone). The tables are read, never written, once built;
 // this keeps one per font data (which PDFKit itself loads once per process) and gives it to every document, which
