@@ -11,6 +11,11 @@ export type { Database } from './database.js';
 export interface ConnectOptions {
   databaseUrl?: string;
   dataDir?: string;
+  /**
+   * An in-memory embedded database (`memory://`) starts from this copy of a data directory (PGlite's
+   * `dumpDataDir`) instead of an empty cluster: the test suite's migrated template, a second instead of four.
+   */
+  embeddedTemplate?: Blob;
   poolMax?: number;
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
@@ -33,7 +38,7 @@ const pgTypes = {
 export async function connectDatabase(options: ConnectOptions): Promise<Database> {
   return options.databaseUrl
     ? connectPostgres(options.databaseUrl, options)
-    : connectEmbedded(options.dataDir ?? './data');
+    : connectEmbedded(options.dataDir ?? './data', options.embeddedTemplate);
 }
 
 function connectPostgres(url: string, options: ConnectOptions): Database {
