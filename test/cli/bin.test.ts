@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/infrastructure/db/connect.js';
+import { usingPostgres } from '../helpers/database.js';
 
 const BIN = join(import.meta.dirname, '../../bin/fundraiser-admin.js');
 const EXAMPLES = join(import.meta.dirname, '../../examples');
@@ -24,7 +25,7 @@ async function admin(...argv: string[]): Promise<{ code: number; stdout: string;
   }
 }
 
-describe('the fundraiser-admin bin', () => {
+describe.skipIf(usingPostgres())('the fundraiser-admin bin', () => {
   it('refuses to create an embedded database implicitly, saying how; migrate creates it', async () => {
     const refused = await admin('channels', 'list', '--json');
     expect(refused.code).toBe(1);

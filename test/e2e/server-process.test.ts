@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { usingPostgres } from '../helpers/database.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'fx-server-'));
 const children: ChildProcess[] = [];
@@ -38,7 +39,7 @@ function startServer() {
   return { child, ready, exited, output: () => ({ stdout, stderr }) };
 }
 
-describe('the service as a process (README command 1)', () => {
+describe.skipIf(usingPostgres())('the service as a process (README command 1)', () => {
   let first: ReturnType<typeof startServer>;
 
   it('starts on the embedded database, loads demo data and prints a curl line that works', async () => {

@@ -8,6 +8,7 @@ import { lockDataDirectory } from '../../src/infrastructure/db/data-dir-lock.js'
 import { startServerProcess } from '../helpers/server-process.js';
 import { donationBody } from '../helpers/test-app.js';
 import { processState, spawnUnreaped, untilZombie } from '../helpers/unreaped-child.js';
+import { usingPostgres } from '../helpers/database.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'fx-restart-'));
 const children: ChildProcess[] = [];
@@ -59,7 +60,7 @@ async function lockHolder(dir: string) {
   return child;
 }
 
-describe('embedded database lock', () => {
+describe.skipIf(usingPostgres())('embedded database lock', () => {
   it('refuses a second process while the owner lives, and takes over at once when it was killed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fx-lock-'));
     try {
@@ -78,7 +79,7 @@ describe('embedded database lock', () => {
   }, 60_000);
 });
 
-describe('embedded database: restart after kill -9', () => {
+describe.skipIf(usingPostgres())('embedded database: restart after kill -9', () => {
   it('a restart right after kill -9 serves without waiting for the lock to go stale', async () => {
     const first = startServer();
     await first.ready;
@@ -138,59 +139,62 @@ const until = async (condition: () => boolean) => {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
 };
 
-describe.runIf(process.platform === 'linux')('embedded database: restart before the killed service is reaped', () => {
-  it('a service killed with SIGKILL under load and started again at once, its parent not yet having reaped it, serves', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fx-unreaped-'));
-    const env = { DATABASE_URL: '', DATA_DIR: dir, QUOTA_DEFAULT_LIMIT: '100000000' };
-    // The first service's parent does not reap it, as a supervisor that restarts at once has not yet: killed, it stays
-    // a zombie, a pid the kernel still answers for.
-    const first = spawnUnreaped(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ...env,
-    });
-    try {
-      const pid = await first.pid;
-      await until(() => {
-        if (processState(pid) === 'Z') throw new Error(`the first service exited: ${first.output().stderr}`);
-        return /OpenAPI:[^\n]*\n[\s\S]*\n\n$/.test(first.output().stdout);
+describe.runIf(process.platform === 'linux' && !usingPostgres())(
+  'embedded database: restart before the killed service is reaped',
+  () => {
+    it('a service killed with SIGKILL under load and started again at once, its parent not yet having reaped it, serves', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'fx-unreaped-'));
+      const env = { DATABASE_URL: '', DATA_DIR: dir, QUOTA_DEFAULT_LIMIT: '100000000' };
+      // The first service's parent does not reap it, as a supervisor that restarts at once has not yet: killed, it stays
+      // a zombie, a pid the kernel still answers for.
+      const first = spawnUnreaped(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        ...env,
       });
-      const banner = first.output().stdout;
-      const base = /on (http:\/\/\S+) —/.exec(banner)![1]!;
-      const [, clientId, clientSecret] = /client_id=(\S+)\s+client_secret=(\S+)/.exec(banner)!;
-      const credentials = { clientId: clientId!, clientSecret: clientSecret! };
+      try {
+        const pid = await first.pid;
+        await until(() => {
+          if (processState(pid) === 'Z') throw new Error(`the first service exited: ${first.output().stderr}`);
+          return /OpenAPI:[^\n]*\n[\s\S]*\n\n$/.test(first.output().stdout);
+        });
+        const banner = first.output().stdout;
+        const base = /on (http:\/\/\S+) —/.exec(banner)![1]!;
+        const [, clientId, clientSecret] = /client_id=(\S+)\s+client_secret=(\S+)/.exec(banner)!;
+        const credentials = { clientId: clientId!, clientSecret: clientSecret! };
 
-      // Under load: killed while donations are being written.
-      const load = donationWriters(base, credentials, 8);
-      await until(() => load.acknowledged() >= 20);
-      process.kill(pid, 'SIGKILL');
-      await untilZombie(pid);
-      const second = startServerProcess(env, children);
-      const stopped = load.stop();
-      const { base: secondBase } = await second.ready;
-      await stopped;
-      // The second took the lock while the first was still a zombie: nobody has reaped it.
-      expect(processState(pid)).toBe('Z');
+        // Under load: killed while donations are being written.
+        const load = donationWriters(base, credentials, 8);
+        await until(() => load.acknowledged() >= 20);
+        process.kill(pid, 'SIGKILL');
+        await untilZombie(pid);
+        const second = startServerProcess(env, children);
+        const stopped = load.stop();
+        const { base: secondBase } = await second.ready;
+        await stopped;
+        // The second took the lock while the first was still a zombie: nobody has reaped it.
+        expect(processState(pid)).toBe('Z');
 
-      // The banner comes after listen; /ping without headers answers 400, proving the server answers.
-      expect((await fetch(`${secondBase}/ping`)).status).toBe(400);
-      const donation = await fetch(`${secondBase}/donations`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-correlation-id': randomUUID(),
-          client_id: credentials.clientId,
-          client_secret: credentials.clientSecret,
-        },
-        body: JSON.stringify(donationBody()),
-      });
-      expect(donation.status).toBe(200);
-      expect(await second.kill('SIGTERM')).toBe(0);
-    } finally {
-      await first.release();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 240_000);
-});
+        // The banner comes after listen; /ping without headers answers 400, proving the server answers.
+        expect((await fetch(`${secondBase}/ping`)).status).toBe(400);
+        const donation = await fetch(`${secondBase}/donations`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-correlation-id': randomUUID(),
+            client_id: credentials.clientId,
+            client_secret: credentials.clientSecret,
+          },
+          body: JSON.stringify(donationBody()),
+        });
+        expect(donation.status).toBe(200);
+        expect(await second.kill('SIGTERM')).toBe(0);
+      } finally {
+        await first.release();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 240_000);
+  },
+);

@@ -20,8 +20,11 @@ export async function createTestDatabase(): Promise<Database & { dispose(): Prom
   await migrate(database);
   return Object.assign(database, {
     async dispose() {
-      await database.close();
-      await scratch.drop();
+      try {
+        await database.close();
+      } finally {
+        await scratch.drop();
+      }
     },
   });
 }

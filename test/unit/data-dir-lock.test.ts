@@ -6,11 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/infrastructure/db/connect.js';
 import { DataDirectoryInUseError, lockDataDirectory } from '../../src/infrastructure/db/data-dir-lock.js';
 import { spawnUnreaped, untilZombie } from '../helpers/unreaped-child.js';
+import { usingPostgres } from '../helpers/database.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fx-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('the embedded data directory is used by one process at a time', () => {
+describe.skipIf(usingPostgres())('the embedded data directory is used by one process at a time', () => {
   it('refuses a second opener with a clear message, and admits one after the first closes', async () => {
     const first = await connectDatabase({ dataDir: dir });
     try {
@@ -47,7 +48,7 @@ function lockLeftBy(dir: string, owner: { pid: number; startTime?: string }) {
   writeFileSync(join(dir, '.in-use.owner.json'), JSON.stringify({ ...owner, hostname: hostname() }));
 }
 
-describe.runIf(process.platform === 'linux')('the owner of the lock, as /proc tells it', () => {
+describe.runIf(process.platform === 'linux' && !usingPostgres())('the owner of the lock, as /proc tells it', () => {
   it('a killed owner its parent has not reaped yet (a zombie) is gone: its lock is taken at once', async () => {
     await withDataDir(async (dir) => {
       const script = `import { lockDataDirectory } from './src/infrastructure/db/data-dir-lock.ts';
