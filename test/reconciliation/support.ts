@@ -8,6 +8,7 @@ import { migrate } from '../../src/infrastructure/db/migrate.js';
 import { RECONCILIATION_QUEUE } from '../../src/infrastructure/queue/queues.js';
 import { createScratchPostgresDatabase } from '../helpers/scratch-postgres.js';
 import { donationBody, type CallOptions, type TestApp } from '../helpers/test-app.js';
+import { embeddedTemplate } from '../helpers/templates.js';
 
 /** Records a donation for the caller (Storefront by default); `amount: null` records one without an amount. */
 export async function donate(
@@ -133,7 +134,7 @@ export async function createDurableDatabase() {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const dataDir = mkdtempSync(join(tmpdir(), 'fx-recon-'));
-    const first = await connectDatabase({ dataDir });
+    const first = await connectDatabase({ dataDir, embeddedTemplate: await embeddedTemplate() });
     await migrate(first);
     await first.close();
     return {

@@ -12,8 +12,9 @@ export interface ConnectOptions {
   databaseUrl?: string;
   dataDir?: string;
   /**
-   * An in-memory embedded database (`memory://`) starts from this copy of a data directory (PGlite's
-   * `dumpDataDir`) instead of an empty cluster: the test suite's migrated template, a second instead of four.
+   * A new embedded database (in memory, or a data directory without a cluster yet) starts from this copy of a data
+   * directory (PGlite's `dumpDataDir`) instead of an empty cluster: the test suite's migrated template, a second
+   * instead of four.
    */
   embeddedTemplate?: Blob;
   poolMax?: number;

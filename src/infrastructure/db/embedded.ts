@@ -28,7 +28,6 @@ export const MATCHING_WORK_MEM = { setting: 'fundraiser.matching_work_mem', serv
 
 export async function connectEmbedded(dataDir: string, template?: Blob): Promise<Database> {
   const memory = dataDir.startsWith('memory://');
-  if (template && !memory) throw new Error('only an in-memory embedded database starts from a template');
   const release = memory ? async () => {} : await lockDataDirectory(dataDir);
   // Loaded only here: a service on PostgreSQL never pays PGlite's memory (~30–50 MB of RSS).
   const [{ PGlite: PGliteClass }, { PGliteDialect }] = await Promise.all([
@@ -43,10 +42,12 @@ export async function connectEmbedded(dataDir: string, template?: Blob): Promise
   try {
     // A new directory's initdb peaks at ~770 MB that the process would keep as its high-water mark for life: it
     // runs in a child process that exits when the directory is ready.
-    if (!memory && !isInitialised(dataDir)) await initialiseDataDirectory(dataDir, startParams);
+    const fresh = memory || !isInitialised(dataDir);
+    if (fresh && !template && !memory) await initialiseDataDirectory(dataDir, startParams);
     // One options object: PGlite.create(undefined, options) ignores the options (an in-memory database then ran
     // with PGlite's default settings).
-    pglite = await PGliteClass.create({ dataDir: memory ? undefined : dataDir, startParams, loadDataDir: template });
+    const loadDataDir = fresh ? template : undefined;
+    pglite = await PGliteClass.create({ dataDir: memory ? undefined : dataDir, startParams, loadDataDir });
     // A custom setting given with -c at start-up is not kept by PGlite; set for its one session, it lasts as long.
     await pglite.exec(`set ${MATCHING_WORK_MEM.setting} = '${MATCHING_WORK_MEM.embedded}'`);
   } catch (err) {
