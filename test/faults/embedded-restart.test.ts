@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lockDataDirectory } from '../../src/infrastructure/db/data-dir-lock.js';
-import { startServerProcess } from '../helpers/server-process.js';
+import { postDonation, startServerProcess } from '../helpers/server-process.js';
 import { donationBody } from '../helpers/test-app.js';
 import { processState, spawnUnreaped, untilZombie } from '../helpers/unreaped-child.js';
 import { usingPostgres } from '../helpers/database.js';
@@ -107,18 +106,7 @@ describe.skipIf(usingPostgres())('embedded database: restart after kill -9', () 
 function donationWriters(base: string, credentials: { clientId: string; clientSecret: string }, clients: number) {
   let running = true;
   let acknowledged = 0;
-  const post = (body: object) =>
-    fetch(`${base}/donations`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-correlation-id': randomUUID(),
-        client_id: credentials.clientId,
-        client_secret: credentials.clientSecret,
-      },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    });
+  const post = (body: object) => postDonation(base, credentials, body, 10_000);
   const loop = async () => {
     while (running) {
       try {
@@ -179,16 +167,7 @@ describe.runIf(process.platform === 'linux' && !usingPostgres())(
 
         // The banner comes after listen; /ping without headers answers 400, proving the server answers.
         expect((await fetch(`${secondBase}/ping`)).status).toBe(400);
-        const donation = await fetch(`${secondBase}/donations`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'x-correlation-id': randomUUID(),
-            client_id: credentials.clientId,
-            client_secret: credentials.clientSecret,
-          },
-          body: JSON.stringify(donationBody()),
-        });
+        const donation = await postDonation(secondBase, credentials, donationBody());
         expect(donation.status).toBe(200);
         expect(await second.kill('SIGTERM')).toBe(0);
       } finally {

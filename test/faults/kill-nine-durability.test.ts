@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/infrastructure/db/connect.js';
 import { usingPostgres } from '../helpers/database.js';
 import { createScratchPostgresDatabase } from '../helpers/scratch-postgres.js';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { postDonation, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { donationBody } from '../helpers/test-app.js';
 
 /**
@@ -45,18 +44,7 @@ interface Sent {
 function writers(base: () => string, credentials: { clientId: string; clientSecret: string }) {
   const sent: Sent[] = [];
   let running = true;
-  const post = (body: object, timeoutMs = 5_000) =>
-    fetch(`${base()}/donations`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-correlation-id': randomUUID(),
-        client_id: credentials.clientId,
-        client_secret: credentials.clientSecret,
-      },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+  const post = (body: object, timeoutMs = 5_000) => postDonation(base(), credentials, body, timeoutMs);
   // Like a partner: a request without an answer is retried as is (same transaction.id) until one comes.
   const loop = async () => {
     while (running) {

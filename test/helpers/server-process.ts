@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -48,4 +49,24 @@ export function startServerProcess(env: Record<string, string>, registry?: Child
       return exited;
     },
   };
+}
+
+/** POST /donations to a service process as a partner would send it (fresh correlation id), within `timeoutMs`. */
+export function postDonation(
+  base: string,
+  credentials: { clientId: string; clientSecret: string },
+  body: object,
+  timeoutMs?: number,
+): Promise<Response> {
+  return fetch(`${base}/donations`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-correlation-id': randomUUID(),
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
+    },
+    body: JSON.stringify(body),
+    signal: timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs),
+  });
 }
