@@ -57,20 +57,6 @@ export async function replaceSecret(
     .executeTakeFirstOrThrow();
 }
 
-/** The partner's enabled endpoints subscribed to `type` (directly or with `*`). */
-export async function subscribedEndpointIds(trx: Kysely<DB>, owner: Owner, type: string): Promise<string[]> {
-  const rows = await trx
-    .selectFrom('webhook_endpoints')
-    .select('id')
-    .where('partner_id', '=', owner.partnerId)
-    .where('environment', '=', owner.environment)
-    .where('deleted_at', 'is', null)
-    .where('status', '=', 'enabled')
-    .where(sql<boolean>`events && ${sql.val([type, '*'])}::text[]`)
-    .execute();
-  return rows.map((r) => r.id);
-}
-
 export async function setEndpointStatus(
   db: Kysely<DB>,
   id: string,

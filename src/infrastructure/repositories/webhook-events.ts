@@ -8,29 +8,41 @@ import type { Owner } from './webhook-endpoints.js';
 export type EventRow = Selectable<WebhookEventsTable>;
 
 /**
- * Inserts the event with the partner's next sequence number, in one statement. The counter's row stays locked until
- * the transaction ends, so a partner's events get their numbers in commit order and without gaps (a rolled-back
- * transaction gives its number back). Call it as late in the transaction as possible: every other event of the
- * partner waits on that row until this transaction commits.
+ * Inserts the event with the partner's next sequence number, in one statement that also reads which of the
+ * partner's enabled endpoints subscribe to its type (none when `fanOut` is false). The counter's row stays locked
+ * until the transaction ends, so a partner's events get their numbers in commit order and without gaps (a
+ * rolled-back transaction gives its number back). Call it as late in the transaction as possible: every other event
+ * of the partner waits on that row until this transaction commits.
  */
 export async function insertEventInSequence(
   trx: Kysely<DB>,
   event: { id: string; owner: Owner; type: string; data: unknown; createdAt: Date },
-): Promise<EventRow> {
+  { fanOut }: { fanOut: boolean },
+): Promise<{ event: EventRow; endpointIds: string[] }> {
   const { partnerId, environment } = event.owner;
-  const { rows } = await sql<EventRow>`
+  const { rows } = await sql<EventRow & { endpoint_ids: string[] }>`
     with next as (
       insert into webhook_event_sequences as s (partner_id, environment, last_sequence)
       values (${partnerId}::uuid, ${environment}::text, 1)
       on conflict (partner_id, environment) do update set last_sequence = s.last_sequence + 1
       returning last_sequence
+    ),
+    inserted as (
+      insert into webhook_events (id, partner_id, environment, sequence, type, data, created_at)
+      select ${event.id}::text, ${partnerId}::uuid, ${environment}::text, next.last_sequence, ${event.type}::text,
+             ${JSON.stringify(event.data)}::jsonb, ${event.createdAt}::timestamptz
+      from next
+      returning *
     )
-    insert into webhook_events (id, partner_id, environment, sequence, type, data, created_at)
-    select ${event.id}::text, ${partnerId}::uuid, ${environment}::text, next.last_sequence, ${event.type}::text,
-           ${JSON.stringify(event.data)}::jsonb, ${event.createdAt}::timestamptz
-    from next
-    returning *`.execute(trx);
-  return rows[0]!;
+    select inserted.*, array(
+      select e.id::text from webhook_endpoints e
+      where ${fanOut} and e.partner_id = ${partnerId}::uuid and e.environment = ${environment}::text
+        and e.deleted_at is null and e.status = 'enabled' and e.events && array[${event.type}::text, '*']
+      order by e.created_at, e.id
+    ) as endpoint_ids
+    from inserted`.execute(trx);
+  const { endpoint_ids: endpointIds, ...row } = rows[0]!;
+  return { event: row, endpointIds };
 }
 
 export async function findEvent(db: Kysely<DB>, id: string, owner?: Owner): Promise<EventRow | undefined> {

@@ -5,7 +5,7 @@ import type { EventType } from '../../domain/webhooks.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import { enqueueJob, webhookDeliveryJob } from '../jobs/definitions.js';
 import { insertDelivery } from '../../infrastructure/repositories/webhook-deliveries.js';
-import { subscribedEndpointIds, type Owner } from '../../infrastructure/repositories/webhook-endpoints.js';
+import type { Owner } from '../../infrastructure/repositories/webhook-endpoints.js';
 import { insertEventInSequence, type EventRow } from '../../infrastructure/repositories/webhook-events.js';
 
 /**
@@ -21,9 +21,11 @@ export async function recordEvent(
   data: unknown,
   at: Date = new Date(),
 ): Promise<EventRow> {
-  // The endpoints first: the event's insert takes the partner's sequence row, held until commit (see there).
-  const endpointIds = type === 'webhook.test' ? [] : await subscribedEndpointIds(trx, owner, type);
-  const event = await insertEventInSequence(trx, { id: `evt_${randomBase32(26)}`, owner, type, data, createdAt: at });
+  const { event, endpointIds } = await insertEventInSequence(
+    trx,
+    { id: `evt_${randomBase32(26)}`, owner, type, data, createdAt: at },
+    { fanOut: type !== 'webhook.test' },
+  );
   for (const endpointId of endpointIds) await scheduleDelivery(trx, { eventId: event.id, endpointId, at });
   return event;
 }
