@@ -3,7 +3,7 @@ import type { EntryResult, EntryToReconcile } from '../../domain/reconciliation.
 import type { Outcome } from '../../domain/remittance-outcomes.js';
 import type { DB } from '../db/schema.js';
 import type { RemittanceBatchesTable } from '../db/schema-reconciliation.js';
-import { lockReportForCompletion } from './report-snapshot.js';
+import { reportLockedForCompletion } from './report-snapshot.js';
 
 /**
  * Reads and writes of a batch reconciliation. Every function is a fixed number of statements whatever the size of
@@ -120,24 +120,16 @@ export async function loadEntries(
 }
 
 /**
- * Writes decisions: bank references claimed, donations settled, each entry's outcome. Three statements per call,
- * called once per chunk of the batch; later chunks read what earlier ones wrote (same transaction). The primary keys
- * of the claim and settlement tables reject a second settlement even if the rules were bypassed, failing the whole
- * transaction (the job is retried and decides again).
+ * Writes decisions: bank references claimed, donations settled, each entry's outcome. One statement per call (its
+ * inserts are data-modifying CTEs, run to completion whether or not the update reads them; the settlements' foreign
+ * key to their claims is checked at the statement's end), called once per chunk of the batch; later chunks read what
+ * earlier ones wrote (same transaction). The primary keys of the claim and settlement tables reject a second
+ * settlement even if the rules were bypassed, failing the whole transaction (the job is retried and decides again).
  */
 export async function saveDecisions(trx: Kysely<DB>, batch: BatchToReconcile, results: readonly EntryResult[]) {
   const claims = results.flatMap((r) =>
     r.claim ? [{ b: r.claim.bankReferenceId, p: r.position, a: r.claim.amountCents, d: r.claim.donationIds }] : [],
   );
-  if (claims.length > 0) {
-    await sql`
-      insert into remittance_bank_references (partner_id, environment, bank_reference_id, batch_id, position, amount_cents, donation_ids)
-      select ${batch.partnerId}::uuid, ${batch.environment}, c.b, ${batch.id}::uuid, c.p, c.a,
-             array(select x.v from jsonb_array_elements_text(c.d) with ordinality as x(v, n) order by x.n)
-      from jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) as c(b text, p integer, a bigint, d jsonb)`.execute(
-      trx,
-    );
-  }
   const settlements = results.flatMap((r) =>
     r.settlements.map((s) => ({
       d: s.donationId,
@@ -147,16 +139,19 @@ export async function saveDecisions(trx: Kysely<DB>, batch: BatchToReconcile, re
       p: r.position,
     })),
   );
-  if (settlements.length > 0) {
-    await sql`
-      insert into donation_settlements (donation_id, donation_reference_id, partner_id, environment, bank_reference_id, batch_id, position, amount_cents)
-      select s.d, s.r, ${batch.partnerId}::uuid, ${batch.environment}, s.b, ${batch.id}::uuid, s.p, s.a
-      from jsonb_to_recordset(${JSON.stringify(settlements)}::jsonb) as s(d uuid, r text, a bigint, b text, p integer)`.execute(
-      trx,
-    );
-  }
   const outcomes = results.map((r) => ({ p: r.position, o: r.outcome, d: r.detail }));
   await sql`
+    with claimed as (
+      insert into remittance_bank_references (partner_id, environment, bank_reference_id, batch_id, position, amount_cents, donation_ids)
+      select ${batch.partnerId}::uuid, ${batch.environment}, c.b, ${batch.id}::uuid, c.p, c.a,
+             array(select x.v from jsonb_array_elements_text(c.d) with ordinality as x(v, n) order by x.n)
+      from jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) as c(b text, p integer, a bigint, d jsonb)
+    ),
+    settled as (
+      insert into donation_settlements (donation_id, donation_reference_id, partner_id, environment, bank_reference_id, batch_id, position, amount_cents)
+      select s.d, s.r, ${batch.partnerId}::uuid, ${batch.environment}, s.b, ${batch.id}::uuid, s.p, s.a
+      from jsonb_to_recordset(${JSON.stringify(settlements)}::jsonb) as s(d uuid, r text, a bigint, b text, p integer)
+    )
     update remittance_entries e set outcome = r.o, outcome_detail = r.d
     from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as r(p integer, o text, d text)
     where e.batch_id = ${batch.id}::uuid and e.position = r.p`.execute(trx);
@@ -169,8 +164,7 @@ export async function completeBatch(
   summary: { status: string; counts: Record<Outcome, number>; exceptions: number },
 ): Promise<CompletedBatch> {
   // completed_at is the clock at the final write (now() would be this transaction's start), and readers of the
-  // report wait for the commit from here on (report-snapshot.ts).
-  await lockReportForCompletion(trx, batch.id);
+  // report wait for the commit from the moment before it is read (report-snapshot.ts).
   return trx
     .updateTable('remittance_batches')
     .set({
@@ -180,6 +174,7 @@ export async function completeBatch(
       completed_at: sql`clock_timestamp()`,
     })
     .where('id', '=', batch.id)
+    .where(reportLockedForCompletion(batch.id))
     .returning(COMPLETED_BATCH_COLUMNS)
     .executeTakeFirstOrThrow();
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 /*
@@ -15,10 +15,14 @@ import type { DB } from '../db/schema.js';
 
 const reportKey = (batchId: string) => sql`hashtextextended(${`remittance-report:${batchId}`}, 0)`;
 
-/** The reconciliation's final write: call in its transaction just before writing `completed_at`. */
-export async function lockReportForCompletion(trx: Kysely<DB>, batchId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(${reportKey(batchId)})`.execute(trx);
-}
+/**
+ * The reconciliation's final write: a condition for the WHERE clause of the statement that writes `completed_at`,
+ * true once the lock is held. An uncorrelated subquery is evaluated once, before any row's new values (and so the
+ * clock) are computed, and the lock is then held until commit: the same order as a statement of its own, without
+ * the round trip.
+ */
+export const reportLockedForCompletion = (batchId: string): RawBuilder<boolean> =>
+  sql<boolean>`(select count(pg_advisory_xact_lock(${reportKey(batchId)})) = 1)`;
 
 /** Starts a read-only REPEATABLE READ transaction (PGlite's dialect ignores Kysely's access mode, so SQL sets it). */
 async function readOnly(trx: Kysely<DB>): Promise<void> {
