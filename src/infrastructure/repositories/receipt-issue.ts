@@ -3,8 +3,12 @@ import type { DB } from '../db/schema.js';
 import { insertJobsForRows } from '../queue/enqueue-rows.js';
 import { MAIL_DELIVERY_QUEUE } from '../queue/queues.js';
 
-/** Which settled donations to receipt: a batch's settlements, or donations named by id (a collected debit). */
-export type SettledDonations = { batchId: string } | { donationIds: string[] };
+/**
+ * Which settled donations to receipt: a batch's settlements (those of entries in `positions`, from inclusive, to
+ * exclusive, when given), or donations named by id (a collected debit).
+ */
+export type SettledDonations =
+  { batchId: string; positions?: { from: number; to: number } } | { donationIds: string[] };
 
 /** What issues: the issuer row, its minimum, the foundation's time zone, the financial year and the issue time. */
 export interface IssueTerms {
@@ -17,34 +21,31 @@ export interface IssueTerms {
   mailHeld: string | null;
 }
 
-const source = (settled: SettledDonations): RawBuilder<unknown> =>
-  'batchId' in settled
-    ? sql`(select donation_id, position::bigint as ord from donation_settlements where batch_id = ${settled.batchId}::uuid)`
-    : sql`(select id as donation_id, ord from unnest(${settled.donationIds}::uuid[]) with ordinality as x(id, ord))`;
+const source = (settled: SettledDonations): RawBuilder<unknown> => {
+  if (!('batchId' in settled))
+    return sql`(select id as donation_id, ord from unnest(${settled.donationIds}::uuid[]) with ordinality as x(id, ord))`;
+  const { batchId, positions } = settled;
+  const within = positions ? sql`and position >= ${positions.from} and position < ${positions.to}` : sql``;
+  return sql`(select donation_id, position::bigint as ord from donation_settlements
+    where batch_id = ${batchId}::uuid ${within})`;
+};
 
 /**
- * Locks the settled donations (shared, in id order) and reads the transaction's clock. A reversal locks its donation
- * exclusively: one that committed first is seen by the issue that follows (the net amount is read after this
- * statement), and one that comes after waits for the issue's commit and then finds the receipt to void.
+ * Locks the settled donations (shared, in id order) and reads the transaction's clock, and `also` in passing (a
+ * scalar subquery: the issuer's id). A reversal locks its donation exclusively: one that committed first is seen by
+ * the issue that follows (the net amount is read after this statement), and one that comes after waits for the
+ * issue's commit and then finds the receipt to void.
  */
-export async function lockSettledDonations(trx: Kysely<DB>, settled: SettledDonations): Promise<Date> {
-  const { rows } = await sql<{ at: Date }>`
-    select now() as at, (select count(*) from (
+export async function lockSettledDonations<T>(
+  trx: Kysely<DB>,
+  settled: SettledDonations,
+  also: RawBuilder<T>,
+): Promise<{ at: Date; also: T }> {
+  const { rows } = await sql<{ at: Date; extra: T }>`
+    select now() as at, ${also} as extra, (select count(*) from (
       select 1 from donations d where d.id in (select donation_id from ${source(settled)} s) order by d.id for share of d
     ) as locked) as n`.execute(trx);
-  return new Date(rows[0]!.at);
-}
-
-/** The donations a batch settled, in the order of its entries. */
-export async function settledDonationIds(trx: Kysely<DB>, batchId: string): Promise<string[]> {
-  const rows = await trx
-    .selectFrom('donation_settlements')
-    .select('donation_id')
-    .where('batch_id', '=', batchId)
-    .orderBy('position')
-    .orderBy('donation_id')
-    .execute();
-  return rows.map((row) => row.donation_id);
+  return { at: new Date(rows[0]!.at), also: rows[0]!.extra };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { ReceiptRow, ReceiptsTable } from '../db/schema-receipts.js';
 
@@ -12,15 +12,27 @@ export interface IssuerRow {
   time_zone: string;
 }
 
+/** The terms a receipt is issued under: who issues it, the minimum and the time zone of its dates. */
+export interface IssuerTerms {
+  legalName: string;
+  abn: string;
+  dgrStatement: string;
+  minimumCents: number;
+  timeZone: string;
+}
+
+/** The id of the issuer row of these terms as a scalar subquery (null until the row exists), to read in passing. */
+export const existingIssuerId = (terms: IssuerTerms): RawBuilder<string | null> => sql<string | null>`(
+  select id::text from receipt_issuers
+  where legal_name = ${terms.legalName} and abn = ${terms.abn} and dgr_statement = ${terms.dgrStatement}
+    and minimum_cents = ${terms.minimumCents} and time_zone = ${terms.timeZone})`;
+
 /**
  * The issuer row of these terms, created the first time they are used. Read first: every settlement asks, and an
  * upsert that updates the existing row would lock it until the settling transaction commits, so concurrent
  * reconciliations would wait for one another there.
  */
-export async function issuerId(
-  trx: Kysely<DB>,
-  terms: { legalName: string; abn: string; dgrStatement: string; minimumCents: number; timeZone: string },
-): Promise<string> {
+export async function issuerId(trx: Kysely<DB>, terms: IssuerTerms): Promise<string> {
   const row = {
     legal_name: terms.legalName,
     abn: terms.abn,

@@ -5,17 +5,20 @@ import type { DB } from '../../infrastructure/db/schema.js';
 import {
   issueReceipts,
   lockSettledDonations,
-  settledDonationIds,
   type SettledDonations,
 } from '../../infrastructure/repositories/receipt-issue.js';
-import { issuerId } from '../../infrastructure/repositories/receipts.js';
+import { existingIssuerId, issuerId } from '../../infrastructure/repositories/receipts.js';
 
 /**
  * Donations receipted per statement. One statement for a whole 100,000-entry batch (receipts, outbox rows and jobs)
  * outlasted DB_STATEMENT_TIMEOUT_MS and dead-lettered the batch; slices keep each statement short, and the year's
- * counter row stays locked until commit, so the numbers of consecutive slices are still gapless.
+ * counter row stays locked until commit, so the numbers of consecutive slices are still gapless. A batch is sliced
+ * by entry position, so its donations never travel to this process and back.
  */
 const ISSUE_SLICE = 5_000;
+
+/** What a settling transaction receipts: a batch's settlements (it has `entryCount` entries) or donations by id. */
+export type Settled = { batchId: string; entryCount: number } | { donationIds: string[] };
 
 /**
  * Issues the receipts of donations just settled, inside the settling transaction (docs/receipts.md, "Issue"): each
@@ -26,22 +29,40 @@ const ISSUE_SLICE = 5_000;
  */
 export async function issueAtSettlement(
   trx: Kysely<DB>,
-  settled: SettledDonations,
+  settled: Settled,
   policy: ReceiptPolicy,
   settledAt?: Date,
 ): Promise<number> {
-  if ('donationIds' in settled && settled.donationIds.length === 0) return 0;
+  const issue = await prepareReceipts(trx, settled, policy, settledAt);
+  return issue ? issue() : 0;
+}
+
+/**
+ * The first half of issueAtSettlement, for a transaction that also records an event: locks the settled donations
+ * and finds the issuer, and returns the numbering, which takes the year's counter row until commit. A caller runs
+ * this before its event (whose sequence row is also held until commit) and the numbering after it, so that the
+ * other settling transactions queue behind as few round trips as possible. Null when nothing is to be receipted.
+ */
+export async function prepareReceipts(
+  trx: Kysely<DB>,
+  settled: Settled,
+  policy: ReceiptPolicy,
+  settledAt?: Date,
+): Promise<(() => Promise<number>) | null> {
+  if ('donationIds' in settled && settled.donationIds.length === 0) return null;
   // A remittance entry is the partner's word only: with RECEIPTS_AFTER=funds_received its donations are receipted
   // when a bank line is matched to it instead (docs/bank-statements.md, "Receipts"). A debit's settlement is money
   // received, so debits are receipted here either way.
-  if ('batchId' in settled && policy.after === 'funds_received') return 0;
-  const now = await lockSettledDonations(trx, settled);
-  const issuedAt = settledAt ?? now;
-  const issuer = await issuerId(trx, {
-    ...policy.issuer,
-    minimumCents: policy.minimumCents,
-    timeZone: policy.timeZone,
-  });
+  if ('batchId' in settled && policy.after === 'funds_received') return null;
+  const issuerTerms = { ...policy.issuer, minimumCents: policy.minimumCents, timeZone: policy.timeZone };
+  const locked = await lockSettledDonations(
+    trx,
+    'batchId' in settled ? { batchId: settled.batchId } : settled,
+    existingIssuerId(issuerTerms),
+  );
+  const issuedAt = settledAt ?? locked.at;
+  // The issuer's row is read with the locks; it is created the first time its terms are used.
+  const issuer = locked.also ?? (await issuerId(trx, issuerTerms));
   const terms = {
     issuerId: issuer,
     minimumCents: policy.minimumCents,
@@ -50,9 +71,20 @@ export async function issueAtSettlement(
     issuedAt,
     mailHeld: policy.mailHeld,
   };
-  const ids = 'batchId' in settled ? await settledDonationIds(trx, settled.batchId) : settled.donationIds;
-  let issued = 0;
-  for (let start = 0; start < ids.length; start += ISSUE_SLICE)
-    issued += await issueReceipts(trx, { donationIds: ids.slice(start, start + ISSUE_SLICE) }, terms);
-  return issued;
+  return async () => {
+    let issued = 0;
+    for (const slice of slicesOf(settled)) issued += await issueReceipts(trx, slice, terms);
+    return issued;
+  };
+}
+
+/** The settled donations in slices of at most ISSUE_SLICE entries (a batch) or donations (ids). */
+function* slicesOf(settled: Settled): Generator<SettledDonations> {
+  if ('donationIds' in settled) {
+    for (let start = 0; start < settled.donationIds.length; start += ISSUE_SLICE)
+      yield { donationIds: settled.donationIds.slice(start, start + ISSUE_SLICE) };
+    return;
+  }
+  for (let from = 0; from < settled.entryCount; from += ISSUE_SLICE)
+    yield { batchId: settled.batchId, positions: { from, to: from + ISSUE_SLICE } };
 }
