@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -7,6 +8,8 @@ import ipaddr from 'ipaddr.js';
  * (`::ffff:192.0.2.1`, what a dual-stack socket reports) is the IPv4 client it maps.
  */
 export function throttleUnit(address: string): string {
+  // The common case, a socket's IPv4 peer, is already canonical (net.isIPv4 accepts no other form): no parsing.
+  if (isIPv4(address)) return address;
   if (!ipaddr.isValid(address)) return address;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())

@@ -21,6 +21,13 @@ interface Announced {
 export const deprecationHeadersPlugin = fp<{ basePath: string; load: () => Promise<ApiDeprecation[]> }>(
   async (app: FastifyInstance, { basePath, load }) => {
     let routes = index(await load().catch(() => []));
+    // Each route's key, as announcements name it, worked out once: the routes are few and fixed.
+    const keys = new Map<string, string>();
+    const routeKey = (method: string, url: string) => {
+      let key = keys.get(method + url);
+      if (key === undefined) keys.set(method + url, (key = `${method} ${openApiPath(url.slice(basePath.length))}`));
+      return key;
+    };
     let readAt = Date.now();
     let reading = false;
     app.addHook('onSend', (request, reply, payload, done) => {
@@ -32,9 +39,7 @@ export const deprecationHeadersPlugin = fp<{ basePath: string; load: () => Promi
           .finally(() => ((readAt = Date.now()), (reading = false)));
       }
       const url = request.routeOptions.url;
-      const announced = url?.startsWith(basePath)
-        ? routes.get(`${request.method} ${openApiPath(url.slice(basePath.length))}`)
-        : undefined;
+      const announced = url?.startsWith(basePath) ? routes.get(routeKey(request.method, url)) : undefined;
       if (announced) {
         reply.header('deprecation', announced.deprecation);
         reply.header('sunset', announced.sunset);
