@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { createScratchPostgresDatabase } from '../test/helpers/scratch-postgres.js';
 
 /** Where one bench run keeps its data: a fresh database on a PostgreSQL server, or a fresh embedded data dir. */
@@ -32,6 +33,21 @@ export async function createBenchDatabase(serverUrl: string | undefined, workDir
       await scratch.drop();
     },
   };
+}
+
+/**
+ * The database's version, asked of it directly: for a run whose workloads start no baseline (the baseline reports
+ * the version otherwise). On the embedded database, the PGlite release.
+ */
+export async function databaseVersionOf(database: BenchDatabase): Promise<string> {
+  if (database.kind === 'embedded') return `PGlite ${pgliteVersion()}`;
+  const client = new pg.Client({ connectionString: database.url });
+  try {
+    await client.connect();
+    return String((await client.query<{ v: string }>('select version() as v')).rows[0]?.v ?? 'unknown');
+  } finally {
+    await client.end();
+  }
 }
 
 function pgliteVersion(): string {

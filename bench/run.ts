@@ -23,7 +23,7 @@ import {
   THROUGHPUT_ENTRIES,
   type BatchThroughputResult,
 } from './batch-throughput.js';
-import { createBenchDatabase, type BenchDatabase } from './database.js';
+import { createBenchDatabase, databaseVersionOf, type BenchDatabase } from './database.js';
 import {
   measure,
   measurePair,
@@ -115,7 +115,7 @@ async function main() {
       machineDescription({
         kind: database.kind,
         location: database.location,
-        version: run.databaseVersion,
+        version: run.databaseVersion ?? (await databaseVersionOf(database)),
         loadAtStart: loadAtStart ?? 0,
       }),
       '',
@@ -127,8 +127,7 @@ async function main() {
       '',
       table(rows),
       '',
-      cpuLine(measured),
-      '',
+      ...cpuLines(measured),
       'Targets:',
       targetsList(targets),
     ].join('\n');
@@ -174,7 +173,7 @@ async function runWorkloads(context: RunContext) {
   let throughput: BatchThroughputResult | null = null;
   let preparedReport: PreparedReport | null = null;
   let peakRssMb: number | null = null;
-  let databaseVersion = 'unknown';
+  let databaseVersion: string | null = null;
   let answerHeaders: [string, string][] = [];
   const memory = () => {
     const { rssMb, peakMb } = service.memory();
@@ -349,8 +348,11 @@ async function fetchAnswer(
   return { body: await response.json(), headers };
 }
 
-/** CPU time per request of the serving process (steadier than req/s when the machine is shared). */
-function cpuLine(measured: Measured): string {
+/**
+ * CPU time per request of the serving process (steadier than req/s when the machine is shared), then a blank line;
+ * nothing when no request workload ran (the money loop's rows give their own CPU per item).
+ */
+function cpuLines(measured: Measured): string[] {
   const us = (r: LoadResult | undefined) =>
     r?.cpuUsPerRequest == null ? undefined : `${Math.round(r.cpuUsPerRequest)}`;
   const parts = Object.entries(WORKLOAD_NAMES).flatMap(([key, name]) => {
@@ -359,7 +361,8 @@ function cpuLine(measured: Measured): string {
     const baseline = us(measured.base[key]);
     return [`${name} ${own}${baseline === undefined ? '' : ` (baseline ${baseline})`}`];
   });
-  return `Server CPU per request (median run), user + system, µs: ${parts.join('; ')}.`;
+  if (parts.length === 0) return [];
+  return [`Server CPU per request (median run), user + system, µs: ${parts.join('; ')}.`, ''];
 }
 
 const WORKLOAD_NAMES: Record<string, string> = {
