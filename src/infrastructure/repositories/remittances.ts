@@ -19,28 +19,17 @@ export interface NewRemittanceBatch {
   entries: NewRemittanceEntry[];
 }
 
-/** Stores a batch and all its entries: two statements, whatever the batch size. Call inside a transaction. */
+/**
+ * Stores a batch and all its entries, inside the caller's transaction: one statement for the batch and its first
+ * ENTRIES_PER_STATEMENT entries (the entries' foreign key to the batch is checked at the statement's end), then one
+ * per further ENTRIES_PER_STATEMENT. A 100,000-entry batch as one 9 MB parameter was the service's peak of memory
+ * (the JSON text, then pg's copy of it).
+ */
 const ENTRIES_PER_STATEMENT = 5000;
 
 export async function insertRemittanceBatch(db: Kysely<DB>, batch: NewRemittanceBatch): Promise<string> {
   const totalCents = batch.entries.reduce((sum, entry) => sum + entry.amountCents, 0);
-  const { id } = await db
-    .insertInto('remittance_batches')
-    .values({
-      partner_id: batch.partnerId,
-      environment: batch.environment,
-      channel: batch.channel,
-      fundraiser_id: batch.fundraiserId,
-      account_id: batch.accountId,
-      entry_count: batch.entries.length,
-      total_cents: totalCents,
-      request_hash: batch.requestHash,
-      correlation_id: batch.correlationId,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  // In statements of ENTRIES_PER_STATEMENT: a 100,000-entry batch as one 9 MB parameter was the service's peak of
-  // memory (the JSON text, then pg's copy of it); a chunk costs one round trip more per 5,000 entries.
+  let id: string | undefined;
   for (const { start, slice } of slices(batch.entries, ENTRIES_PER_STATEMENT)) {
     const rows = slice.map((entry, i) => ({
       p: start + i,
@@ -48,10 +37,25 @@ export async function insertRemittanceBatch(db: Kysely<DB>, batch: NewRemittance
       a: entry.amountCents,
       d: entry.donationIds,
     }));
-    await sql`
-      insert into remittance_entries (batch_id, position, bank_reference_id, amount_cents, donation_ids)
-      select ${id}::uuid, e.p, e.b, e.a, array(select jsonb_array_elements_text(e.d))
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as e(p integer, b text, a bigint, d jsonb)`.execute(db);
+    const batchId = id
+      ? sql`(select ${id}::uuid as id)`
+      : sql`(
+        insert into remittance_batches (partner_id, environment, channel, fundraiser_id, account_id, entry_count,
+          total_cents, request_hash, correlation_id)
+        values (${batch.partnerId}::uuid, ${batch.environment}, ${batch.channel}, ${batch.fundraiserId},
+          ${batch.accountId}::uuid, ${batch.entries.length}::integer, ${totalCents}::bigint, ${batch.requestHash},
+          ${batch.correlationId}::uuid)
+        returning id)`;
+    const { rows: stored } = await sql<{ id: string }>`
+      with batch as ${batchId},
+      entries as (
+        insert into remittance_entries (batch_id, position, bank_reference_id, amount_cents, donation_ids)
+        select batch.id, e.p, e.b, e.a, array(select jsonb_array_elements_text(e.d))
+        from batch, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as e(p integer, b text, a bigint, d jsonb)
+      )
+      select id::text from batch`.execute(db);
+    id = stored[0]!.id;
   }
+  if (!id) throw new Error('a remittance batch has at least one entry');
   return id;
 }
