@@ -105,8 +105,9 @@ export async function importStatementFile(repoRoot: string, database: BenchDatab
   if (database.kind === 'postgres') env.DATABASE_URL = database.url;
   else env.DATA_DIR = database.dataDir;
   const profile = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
-  // --optimize-for-size: as bin/fundraiser-admin.js sets it for the CLI, whose import this process stands for.
-  const flags = ['--v8-pool-size=1', '--optimize-for-size', ...profile];
+  // The heap's flag bin/fundraiser-admin.js sets for the CLI on this database, whose import this process stands for.
+  const heap = database.kind === 'postgres' ? '--heap-growing-percent=20' : '--optimize-for-size';
+  const flags = ['--v8-pool-size=1', heap, ...profile];
   const child = spawn(process.execPath, [...flags, '--input-type=module', '-e', script], {
     cwd: repoRoot,
     env,
