@@ -20,13 +20,16 @@ export interface NewRemittanceBatch {
 }
 
 /**
- * Stores a batch and all its entries, inside the caller's transaction: one statement for the batch and its first
- * ENTRIES_PER_STATEMENT entries (the entries' foreign key to the batch is checked at the statement's end), then one
- * per further ENTRIES_PER_STATEMENT. A 100,000-entry batch as one 9 MB parameter was the service's peak of memory
- * (the JSON text, then pg's copy of it).
+ * Entries per statement: a 100,000-entry batch as one 9 MB parameter was the service's peak of memory (the JSON
+ * text, then pg's copy of it).
  */
 const ENTRIES_PER_STATEMENT = 5000;
 
+/**
+ * Stores a batch and all its entries, inside the caller's transaction: one statement for the batch and its first
+ * ENTRIES_PER_STATEMENT entries (the entries' foreign key to the batch is checked at the statement's end), then one
+ * per further ENTRIES_PER_STATEMENT.
+ */
 export async function insertRemittanceBatch(db: Kysely<DB>, batch: NewRemittanceBatch): Promise<string> {
   const totalCents = batch.entries.reduce((sum, entry) => sum + entry.amountCents, 0);
   let id: string | undefined;
