@@ -143,9 +143,8 @@ export async function saveDecisions(trx: Kysely<DB>, batch: BatchToReconcile, re
   await sql`
     with claimed as (
       insert into remittance_bank_references (partner_id, environment, bank_reference_id, batch_id, position, amount_cents, donation_ids)
-      select ${batch.partnerId}::uuid, ${batch.environment}, c.b, ${batch.id}::uuid, c.p, c.a,
-             array(select x.v from jsonb_array_elements_text(c.d) with ordinality as x(v, n) order by x.n)
-      from jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) as c(b text, p integer, a bigint, d jsonb)
+      select ${batch.partnerId}::uuid, ${batch.environment}, c.b, ${batch.id}::uuid, c.p, c.a, c.d
+      from jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) as c(b text, p integer, a bigint, d text[])
     ),
     settled as (
       insert into donation_settlements (donation_id, donation_reference_id, partner_id, environment, bank_reference_id, batch_id, position, amount_cents)

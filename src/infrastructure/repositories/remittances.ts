@@ -27,8 +27,8 @@ const ENTRIES_PER_STATEMENT = 5000;
 
 /**
  * Stores a batch and all its entries, inside the caller's transaction: one statement for the batch and its first
- * ENTRIES_PER_STATEMENT entries (the entries' foreign key to the batch is checked at the statement's end), then one
- * per further ENTRIES_PER_STATEMENT.
+ * ENTRIES_PER_STATEMENT entries (the entries' reference to the batch is checked at the statement's end,
+ * docs/decisions/0050-references-checked-per-statement.md), then one per further ENTRIES_PER_STATEMENT.
  */
 export async function insertRemittanceBatch(db: Kysely<DB>, batch: NewRemittanceBatch): Promise<string> {
   const totalCents = batch.entries.reduce((sum, entry) => sum + entry.amountCents, 0);
@@ -53,8 +53,8 @@ export async function insertRemittanceBatch(db: Kysely<DB>, batch: NewRemittance
       with batch as ${batchId},
       entries as (
         insert into remittance_entries (batch_id, position, bank_reference_id, amount_cents, donation_ids)
-        select batch.id, e.p, e.b, e.a, array(select jsonb_array_elements_text(e.d))
-        from batch, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as e(p integer, b text, a bigint, d jsonb)
+        select batch.id, e.p, e.b, e.a, e.d
+        from batch, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as e(p integer, b text, a bigint, d text[])
       )
       select id::text from batch`.execute(db);
     id = stored[0]!.id;
