@@ -35,8 +35,8 @@ export async function recordFundsReceived(
 
 /**
  * recordFundsReceived for entries given in pages, each batch's entries together and by position (as
- * receivedEntries reads them): the same events, with one page of entries held at a time (and, when receipts wait
- * for the money, the ids of the donations to receipt), not every entry a large statement pays.
+ * receivedEntries reads them): the same events, with one page of entries held at a time, not every entry a large
+ * statement pays; when receipts wait for the money, each page's donations are receipted as the page comes.
  */
 export async function recordFundsReceivedInOrder(
   trx: Kysely<DB>,
@@ -44,28 +44,24 @@ export async function recordFundsReceivedInOrder(
   change: Change,
 ): Promise<void> {
   const receipting = change.received && change.settings.receipts.after === 'funds_received';
-  const donationIds: string[] = [];
   let part: ReceivedEntry[] = [];
-  let any = false;
   for await (const page of pages) {
+    // A page's receipts before its events: the year's receipt counter before the partner's event sequence, as in
+    // every settling transaction (docs/decisions/0051-receipt-counter-before-event-sequence.md).
+    if (receipting && page.length > 0) {
+      const settled = page.map((e) => ({ batchId: e.batch_id, position: e.position }));
+      const donationIds = await donationsSettledBy(trx, settled);
+      await issueAtSettlement(trx, { donationIds }, change.settings.receipts, change.at);
+    }
     for (const entry of page) {
       if (part.length === ENTRIES_PER_EVENT || (part.length > 0 && part[0]!.batch_id !== entry.batch_id)) {
         await recordEntriesEvent(trx, part, change);
         part = [];
       }
       part.push(entry);
-      any = true;
     }
-    if (!receipting) continue;
-    const settled = await donationsSettledBy(
-      trx,
-      page.map((e) => ({ batchId: e.batch_id, position: e.position })),
-    );
-    for (const id of settled) donationIds.push(id);
   }
   if (part.length > 0) await recordEntriesEvent(trx, part, change);
-  if (!any || !receipting) return;
-  await issueAtSettlement(trx, { donationIds }, change.settings.receipts, change.at);
 }
 
 /** One event: entries of one batch, by position. */

@@ -26,6 +26,10 @@ export type Settled = { batchId: string; entryCount: number } | { donationIds: s
  * settlement (`settledAt`, else the transaction's time) in the foundation's time zone, and one message in the mail
  * outbox. Live donations are receipted in the live series, others as samples. Set-based: a 100,000-entry batch is a
  * few dozen statements. Returns how many receipts were issued.
+ *
+ * The numbering takes the year's counter row until commit. A transaction that also records an event (whose sequence
+ * row is also held until commit) issues first and records the event after, as late as it can: every settling
+ * transaction takes the two rows in that order (docs/decisions/0051-receipt-counter-before-event-sequence.md).
  */
 export async function issueAtSettlement(
   trx: Kysely<DB>,
@@ -33,27 +37,11 @@ export async function issueAtSettlement(
   policy: ReceiptPolicy,
   settledAt?: Date,
 ): Promise<number> {
-  const issue = await prepareReceipts(trx, settled, policy, settledAt);
-  return issue ? issue() : 0;
-}
-
-/**
- * The first half of issueAtSettlement, for a transaction that also records an event: locks the settled donations
- * and finds the issuer, and returns the numbering, which takes the year's counter row until commit. A caller runs
- * this before its event (whose sequence row is also held until commit) and the numbering after it, so that the
- * other settling transactions queue behind as few round trips as possible. Null when nothing is to be receipted.
- */
-export async function prepareReceipts(
-  trx: Kysely<DB>,
-  settled: Settled,
-  policy: ReceiptPolicy,
-  settledAt?: Date,
-): Promise<(() => Promise<number>) | null> {
-  if ('donationIds' in settled && settled.donationIds.length === 0) return null;
+  if ('donationIds' in settled && settled.donationIds.length === 0) return 0;
   // A remittance entry is the partner's word only: with RECEIPTS_AFTER=funds_received its donations are receipted
   // when a bank line is matched to it instead (docs/bank-statements.md, "Receipts"). A debit's settlement is money
   // received, so debits are receipted here either way.
-  if ('batchId' in settled && policy.after === 'funds_received') return null;
+  if ('batchId' in settled && policy.after === 'funds_received') return 0;
   const issuerTerms = { ...policy.issuer, minimumCents: policy.minimumCents, timeZone: policy.timeZone };
   const locked = await lockSettledDonations(
     trx,
@@ -71,11 +59,9 @@ export async function prepareReceipts(
     issuedAt,
     mailHeld: policy.mailHeld,
   };
-  return async () => {
-    let issued = 0;
-    for (const slice of slicesOf(settled)) issued += await issueReceipts(trx, slice, terms);
-    return issued;
-  };
+  let issued = 0;
+  for (const slice of slicesOf(settled)) issued += await issueReceipts(trx, slice, terms);
+  return issued;
 }
 
 /** The settled donations in slices of at most ISSUE_SLICE entries (a batch) or donations (ids). */

@@ -15,7 +15,7 @@ import {
 } from '../../infrastructure/repositories/reconciliation.js';
 import { loadClaims, loadDonationFacts } from '../../infrastructure/repositories/reconciliation-facts.js';
 import { SAMPLE_RECEIPT_POLICY, type ReceiptPolicy } from '../../config/receipts.js';
-import { prepareReceipts } from '../receipts/issue.js';
+import { issueAtSettlement } from '../receipts/issue.js';
 import { recordRemittanceCompleted } from './completed-event.js';
 
 /**
@@ -69,19 +69,16 @@ export async function reconcileBatch(
     const exceptions = tally.entries - tally.counts.matched;
     const status = completedStatus(exceptions);
     const completed = await completeBatch(trx, batch, { status, counts: tally.counts, exceptions });
-    // Every donation this run settled is receipted in this transaction, all at once (docs/receipts.md). The event's
-    // sequence row and the year's receipt counter are held until commit by every settling transaction of the
-    // partner, so they come last, with nothing but the numbering between them and the commit.
-    const issueReceipts =
-      tally.counts.matched > 0
-        ? await prepareReceipts(
-            trx,
-            { batchId, entryCount: locked.entryCount },
-            options.receipts ?? SAMPLE_RECEIPT_POLICY,
-          )
-        : null;
+    // Every donation this run settled is receipted in this transaction, all at once (docs/receipts.md). The year's
+    // receipt counter and then the event's sequence row are held until commit by every settling transaction, so
+    // they come last, in that order (docs/decisions/0051-receipt-counter-before-event-sequence.md).
+    if (tally.counts.matched > 0)
+      await issueAtSettlement(
+        trx,
+        { batchId, entryCount: locked.entryCount },
+        options.receipts ?? SAMPLE_RECEIPT_POLICY,
+      );
     await recordRemittanceCompleted(trx, completed, tally, apiBaseUrl);
-    await issueReceipts?.();
     await checkpoint?.('decided', batchId);
     return { status, counts: tally.counts, exceptions };
   });

@@ -13,7 +13,7 @@ import { reverseDisputedDonation } from '../reversals/dispute.js';
 import { recordEvent } from '../webhooks/record-event.js';
 import { CANCEL_REASONS, cancelPlan } from './cancel.js';
 import { SAMPLE_RECEIPT_POLICY, type ReceiptPolicy } from '../../config/receipts.js';
-import { prepareReceipts } from '../receipts/issue.js';
+import { issueAtSettlement } from '../receipts/issue.js';
 import type { RecurringPolicy } from './deps.js';
 import { toDebitRecord } from './records.js';
 
@@ -102,16 +102,11 @@ async function succeed(trx: Kysely<DB>, debit: Debit, outcome: DebitPaymentOutco
     planStatus = (await updatePlan(trx, plan.id, { failed_in_a_row: 0, status })).status;
   }
   if (plan) planStatus = (await completeIfDone(trx, plan.id)) ?? planStatus;
-  // Settled by the debit: receipted in the same transaction. The event's sequence row and the receipt counter are
-  // held until commit, so both come last, the numbering after the event (see prepareReceipts).
-  const issueReceipts = await prepareReceipts(
-    trx,
-    { donationIds: [donationId] },
-    receipts ?? SAMPLE_RECEIPT_POLICY,
-    at,
-  );
+  // Settled by the debit: receipted in the same transaction. The receipt counter and then the event's sequence
+  // row are held until commit, so both come last, in that order
+  // (docs/decisions/0051-receipt-counter-before-event-sequence.md).
+  await issueAtSettlement(trx, { donationIds: [donationId] }, receipts ?? SAMPLE_RECEIPT_POLICY, at);
   await tell(trx, debit.id, 'recurring_donation.debit_succeeded', planStatus);
-  await issueReceipts?.();
 }
 
 async function fail(
