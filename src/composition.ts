@@ -41,6 +41,7 @@ export function openDatabase(config: Config, options: { poolMax?: number; logger
     poolMax: options.poolMax ?? config.DB_POOL_MAX,
     connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    preparedStatementsMax: config.DB_PREPARED_STATEMENTS,
     ...(options.logger ? { logger: options.logger } : {}),
   });
 }

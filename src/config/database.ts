@@ -10,4 +10,13 @@ export const DatabaseSettings = {
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DB_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 3000 }),
   DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 15000 }),
+  DB_PREPARED_STATEMENTS: Type.Integer({
+    minimum: 0,
+    maximum: 10_000,
+    default: 200,
+    description:
+      'PostgreSQL only: statements each connection keeps prepared, named on their second use ' +
+      '(docs/decisions/0052-repeated-statements-prepared.md). 0 prepares none: behind a pooler in transaction mode ' +
+      'that does not keep prepared statements (PgBouncer before 1.21).',
+  }),
 };

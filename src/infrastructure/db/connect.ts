@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { connectEmbedded } from './embedded.js';
+import { prepareRepeatedStatements } from './prepared-statements.js';
 import type { Database } from './database.js';
 import type { DB } from './schema.js';
 import { pingDatabase } from './with-timeout.js';
@@ -20,6 +21,8 @@ export interface ConnectOptions {
   poolMax?: number;
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
+  /** Statements each PostgreSQL connection keeps prepared (prepared-statements.ts); 0 none. Default 200. */
+  preparedStatementsMax?: number;
   logger?: Pick<Logger, 'error' | 'warn'>;
 }
 
@@ -55,9 +58,10 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
   // A client losing its server must not crash the process. pg-pool listens on idle clients only; a checked-out
   // client whose socket dies emits 'error' too (its query fails separately), so every client gets a listener.
   pool.on('error', (err) => options.logger?.warn({ err: err.message }, 'idle database connection lost'));
-  pool.on('connect', (client) =>
-    client.on('error', (err) => options.logger?.warn({ err: err.message }, 'database connection lost')),
-  );
+  pool.on('connect', (client) => {
+    client.on('error', (err) => options.logger?.warn({ err: err.message }, 'database connection lost'));
+    prepareRepeatedStatements(client, { max: options.preparedStatementsMax ?? 200 });
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   const location = redactUrl(url);
   return {
