@@ -12,12 +12,21 @@ describe('which statements may be prepared', () => {
     expect(preparable('insert into t (a) values ($1) returning id, a')).toBe(true);
   });
 
+  it('takes products, which are not column lists', () => {
+    expect(preparable("select coalesce(q.expire_seconds, 900) * interval '1 second' from q where name = $1")).toBe(true);
+    expect(preparable('select a.n*2, (a.n + 1) * $1 from a')).toBe(true);
+  });
+
   it('refuses several statements and anything expanding *', () => {
     expect(preparable('select 1; select $1')).toBe(false);
     expect(preparable('select * from "webhook_events" where "id" = $1')).toBe(false);
     expect(preparable('insert into t (a) values ($1) returning *')).toBe(false);
     expect(preparable('select inserted.*, array(select 1) as ids from inserted where x = $1')).toBe(false);
     expect(preparable('select "b".*, $1 as n from b')).toBe(false);
+    expect(preparable('select id, * from b where n = $1')).toBe(false);
+    expect(preparable('SELECT DISTINCT * FROM b WHERE n = $1')).toBe(false);
+    expect(preparable('select x.id from unnest($1::text[]) k(id) cross join lateral (select * from b) x')).toBe(false);
+    expect(preparable('insert into t (a) values ($1)\n  returning\n  *')).toBe(false);
   });
 });
 

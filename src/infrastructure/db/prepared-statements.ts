@@ -9,7 +9,10 @@ import type pg from 'pg';
  * slot; at most `max` per connection, after which new texts run unnamed as before. Never named: a text without
  * parameters (transaction control among them), one of several statements (the extended protocol refuses them), and
  * one that expands `*` (a prepared `select *` or `returning *` fails with "cached plan must not change result type"
- * once a migration run by a newer instance adds a column).
+ * once a migration run by a newer instance adds a column). A `*` expands where a column list stands: after `select`
+ * (`select distinct`), `returning` or a comma, or after a table's alias and a dot; a product (`n * interval '1 s'`)
+ * and `count(*)` do not. An expansion inside a subquery is refused too, though only the result's columns matter:
+ * telling them apart would take a parser, and listing the subquery's columns costs nothing.
  */
 interface PreparedStatementOptions {
   /** Statements named per connection; 0 names none. */
@@ -18,7 +21,7 @@ interface PreparedStatementOptions {
 
 /** Texts counted per connection before the counts start again: the count is a hint, not a record. */
 const COUNTED_TEXTS = 2_000;
-const EXPANDS_STAR = /(^|[\s,.])\*(\s|,|$|\))/;
+const EXPANDS_STAR = /(?:\bselect(?:\s+distinct)?|\breturning|,)\s*\*|\.\s*\*/i;
 
 /** Whether `text` may be prepared under a name (see above). */
 export function preparable(text: string): boolean {

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
+import { everyColumn } from '../db/columns.js';
 import type { DB } from '../db/schema.js';
-import type { MailAttachmentRef, MailMessage } from '../db/schema-receipts.js';
+import type { MailAttachmentRef, MailMessage, MailOutboxTable } from '../db/schema-receipts.js';
 import { insertJobsForRows } from '../queue/enqueue-rows.js';
 import { MAIL_DELIVERY_QUEUE } from '../queue/queues.js';
 
@@ -31,13 +32,35 @@ export async function insertMessage(trx: Kysely<DB>, message: NewMessage): Promi
   return row.id;
 }
 
-/** The messages of these ids, row-locked while a batch's attempt decides what to do with each. */
+const MESSAGE_COLUMNS = everyColumn<MailOutboxTable>()(
+  'id',
+  'seq',
+  'kind',
+  'recipient',
+  'subject',
+  'text_body',
+  'html_body',
+  'attachments',
+  'about',
+  'status',
+  'attempts',
+  'last_error',
+  'delivered_to',
+  'sent_at',
+  'created_at',
+  'updated_at',
+);
+
+/**
+ * The messages of these ids, row-locked while a batch's attempt decides what to do with each. One text whatever the
+ * batch's size, with its columns written out, so each connection prepares it once.
+ */
 export function lockMessages(trx: Kysely<DB>, ids: readonly string[]): Promise<MailMessage[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return trx
     .selectFrom('mail_outbox')
-    .selectAll()
-    .where('id', 'in', [...ids])
+    .select(MESSAGE_COLUMNS)
+    .where('id', '=', sql<string>`any(${[...ids]}::uuid[])`)
     .orderBy('id')
     .forUpdate()
     .execute();

@@ -72,7 +72,8 @@ export async function issueReceipts(trx: Kysely<DB>, settled: SettledDonations, 
       join donations d on d.id = s.donation_id
       join accounts a on a.id = d.account_id
       left join lateral (
-        select * from donor_corrections k where k.donation_id = d.id order by k.seq desc limit 1
+        select k.seq, k.first_name, k.last_name, k.business_name, k.email
+        from donor_corrections k where k.donation_id = d.id order by k.seq desc limit 1
       ) k on true
       where d.amount_cents - d.reversed_cents >= ${terms.minimumCents}
         and not exists (select 1 from receipts r where r.donation_id = d.id and r.voided_at is null)

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { everyColumn } from '../db/columns.js';
 import type { DB } from '../db/schema.js';
-import type { ReceiptRow, ReceiptsTable } from '../db/schema-receipts.js';
+import type { ReceiptIssuersTable, ReceiptRow, ReceiptsTable } from '../db/schema-receipts.js';
 
 /** The terms of issue, as the register names them. */
 export interface IssuerRow {
@@ -72,13 +73,49 @@ const issuerRow = (row: Selectable<DB['receipt_issuers']>): IssuerRow => ({
   minimum_cents: Number(row.minimum_cents),
 });
 
+// The batch look-ups below run for every batch of mail: one text whatever the count, columns written out, so that
+// each connection prepares them once (docs/decisions/0052-repeated-statements-prepared.md).
+const ISSUER_COLUMNS = everyColumn<ReceiptIssuersTable>()(
+  'id',
+  'legal_name',
+  'abn',
+  'dgr_statement',
+  'minimum_cents',
+  'time_zone',
+);
+const RECEIPT_COLUMNS = everyColumn<ReceiptsTable>()(
+  'id',
+  'number',
+  'series',
+  'financial_year',
+  'sequence',
+  'issuer_id',
+  'donation_id',
+  'donation_reference_id',
+  'partner_id',
+  'environment',
+  'amount_cents',
+  'gift_date',
+  'donor_name',
+  'donor_business_name',
+  'donor_email',
+  'fundraiser_name',
+  'fundraiser_id',
+  'issued_at',
+  'issue_reason',
+  'replaces_id',
+  'voided_at',
+  'void_reason',
+  'voided_by',
+);
+
 /** The issuer rows of these ids, by id. */
 export async function issuersByIds(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, IssuerRow>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('receipt_issuers')
-    .selectAll()
-    .where('id', 'in', [...new Set(ids)])
+    .select(ISSUER_COLUMNS)
+    .where('id', '=', sql<string>`any(${[...new Set(ids)]}::bigint[])`)
     .execute();
   return new Map(rows.map((row) => [String(row.id), issuerRow(row)]));
 }
@@ -131,8 +168,8 @@ export async function receiptsByIds(db: Kysely<DB>, ids: readonly string[]): Pro
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('receipts')
-    .selectAll()
-    .where('id', 'in', [...new Set(ids)])
+    .select(RECEIPT_COLUMNS)
+    .where('id', '=', sql<string>`any(${[...new Set(ids)]}::uuid[])`)
     .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }

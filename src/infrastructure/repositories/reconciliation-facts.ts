@@ -36,7 +36,10 @@ export async function loadDonationFacts(
   }>`
     select d.id, d.reference_id, d.partner_id, d.environment, d.amount_cents, d.reversed_cents, s.bank_reference_id
     from unnest(${referenceIds}::text[]) as k(id)
-    cross join lateral (select * from donations d where d.reference_id = k.id limit 1) as d
+    cross join lateral (
+      select d.id, d.reference_id, d.partner_id, d.environment, d.amount_cents, d.reversed_cents
+      from donations d where d.reference_id = k.id limit 1
+    ) as d
     left join lateral (
       -- A donation a debit collected is settled already: named by its debit, as it has no bank reference of its own.
       select coalesce(bank_reference_id, 'direct debit ' || debit_id) as bank_reference_id
@@ -74,7 +77,8 @@ export async function loadClaims(
     select c.bank_reference_id, c.amount_cents, c.donation_ids, c.batch_id, c.position
     from unnest(${bankReferenceIds}::text[]) as k(id)
     cross join lateral (
-      select * from remittance_bank_references r
+      select r.bank_reference_id, r.amount_cents, r.donation_ids, r.batch_id, r.position
+      from remittance_bank_references r
       where r.partner_id = ${batch.partnerId}::uuid and r.environment = ${batch.environment}
         and r.bank_reference_id = k.id
       limit 1

@@ -32,9 +32,10 @@ export async function insertEventInSequence(
       select ${event.id}::text, ${partnerId}::uuid, ${environment}::text, next.last_sequence, ${event.type}::text,
              ${JSON.stringify(event.data)}::jsonb, ${event.createdAt}::timestamptz
       from next
-      returning *
+      returning id, partner_id, environment, sequence, type, data, created_at
     )
-    select inserted.*, array(
+    select inserted.id, inserted.partner_id, inserted.environment, inserted.sequence, inserted.type, inserted.data,
+      inserted.created_at, array(
       select e.id::text from webhook_endpoints e
       where ${fanOut} and e.partner_id = ${partnerId}::uuid and e.environment = ${environment}::text
         and e.deleted_at is null and e.status = 'enabled' and e.events && array[${event.type}::text, '*']
