@@ -33,7 +33,14 @@ export const MailSettings = {
     maximum: 32,
     default: 2,
     description:
-      "Messages one instance has in flight, and the SMTP connections it opens (jobs of the mail-delivery queue, in two workers' batches).",
+      'SMTP connections one instance opens, each carrying one message at a time: the messages it has on the wire.',
+  }),
+  MAIL_BATCH_SIZE: Type.Integer({
+    minimum: 1,
+    maximum: 500,
+    default: 25,
+    description:
+      "Messages each of an instance's two mail-delivery workers takes from the queue at once: prepared in one transaction, sent over the MAIL_CONCURRENCY connections, recorded sent together.",
   }),
   SMTP_TIMEOUT_MS: Type.Integer({
     minimum: 1000,
@@ -49,6 +56,7 @@ interface MailConfig {
   MAIL_FROM?: string;
   MAIL_REDIRECT_TO?: string;
   MAIL_CONCURRENCY: number;
+  MAIL_BATCH_SIZE: number;
   SMTP_TIMEOUT_MS: number;
 }
 
@@ -58,7 +66,10 @@ export interface MailPolicy {
   from: string;
   production: boolean;
   redirectTo: string | null;
+  /** SMTP connections, one message on each at a time. */
   concurrency: number;
+  /** Messages a delivery worker takes from the queue at once. */
+  batchSize: number;
   timeoutMs: number;
 }
 
@@ -70,6 +81,7 @@ export function mailPolicy(config: MailConfig): MailPolicy {
     production,
     redirectTo: production ? null : (config.MAIL_REDIRECT_TO ?? null),
     concurrency: config.MAIL_CONCURRENCY,
+    batchSize: config.MAIL_BATCH_SIZE,
     timeoutMs: config.SMTP_TIMEOUT_MS,
   };
 }

@@ -8,10 +8,11 @@ import { give, receiptsOf, settle } from './donations.js';
 import { LIVE_ENV, pdfText, startSmtpServer, uniqueEmail, type SmtpServer } from './support.js';
 
 /**
- * The mail worker sends MAIL_CONCURRENCY messages at once, as batches of jobs prepared in one transaction
- * (services/mail/deliver.ts): each message of a batch keeps its own content and its own outcome.
+ * The mail worker takes MAIL_BATCH_SIZE jobs at a time, each batch prepared in one transaction
+ * (services/mail/deliver.ts) and sent over MAIL_CONCURRENCY connections: each message of a batch keeps its own
+ * content and its own outcome.
  */
-describe('receipts mailed in batches (MAIL_CONCURRENCY=8: two workers of four messages)', () => {
+describe('receipts mailed in batches (MAIL_CONCURRENCY=8, MAIL_BATCH_SIZE=4)', () => {
   let smtp: SmtpServer;
   let t: TestApp;
   let worker: MailDeliveryWorker;
@@ -19,7 +20,7 @@ describe('receipts mailed in batches (MAIL_CONCURRENCY=8: two workers of four me
   beforeAll(async () => {
     smtp = await startSmtpServer();
     t = await startTestApp({
-      env: { ...LIVE_ENV, SMTP_URL: smtp.url, MAIL_CONCURRENCY: '8' },
+      env: { ...LIVE_ENV, SMTP_URL: smtp.url, MAIL_CONCURRENCY: '8', MAIL_BATCH_SIZE: '4' },
       deps: { payments: noPaymentProvider },
     });
     worker = new MailDeliveryWorker(t.jobQueue, t.database, mailPolicy(t.config), receiptMailContent);
@@ -92,5 +93,47 @@ describe('receipts mailed in batches (MAIL_CONCURRENCY=8: two workers of four me
     expect(smtp.arrived.filter((a) => a.envelopeTo.includes(first))).toHaveLength(1);
     expect(smtp.arrived.filter((a) => a.envelopeTo.includes(second))).toHaveLength(1);
     expect(await outboxRow(second)).toMatchObject({ status: 'sent', attempts: 2, last_error: null });
+  });
+});
+
+describe('a batch larger than the connections (MAIL_CONCURRENCY=2, MAIL_BATCH_SIZE=25)', () => {
+  let smtp: SmtpServer;
+  let t: TestApp;
+  let worker: MailDeliveryWorker;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    t = await startTestApp({
+      env: { ...LIVE_ENV, SMTP_URL: smtp.url, MAIL_CONCURRENCY: '2', MAIL_BATCH_SIZE: '25' },
+      deps: { payments: noPaymentProvider },
+    });
+    worker = new MailDeliveryWorker(t.jobQueue, t.database, mailPolicy(t.config), receiptMailContent);
+  });
+  afterAll(async () => {
+    worker?.stop();
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('sends every message of the batch once, never over more than two connections at once', async () => {
+    const emails = Array.from({ length: 12 }, (_, i) => uniqueEmail(`wide${i}`));
+    const refs: string[] = [];
+    for (const email of emails) refs.push(await give(t, '7.00', { email }));
+    await settle(
+      t,
+      refs.map((id) => ({ id, amount: 7 })),
+    );
+    expect(await worker.runPending()).toBe(12);
+    for (const email of emails) {
+      expect(smtp.arrived.filter((a) => a.envelopeTo.includes(email))).toHaveLength(1);
+      const row = await t.db
+        .selectFrom('mail_outbox')
+        .select(['status', 'attempts'])
+        .where('recipient', '=', email)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: 'sent', attempts: 1 });
+    }
+    expect(smtp.peak.connections).toBeLessThanOrEqual(2);
+    expect(smtp.peak.receiving).toBeLessThanOrEqual(2);
   });
 });

@@ -27,29 +27,43 @@ export interface Arrived {
  * A real SMTP server (smtp-server) on 127.0.0.1 that keeps every message it accepts, parsed with mailparser.
  * `rejectWith(code)` answers every recipient with that reply code instead (with an address, that recipient only);
  * `holdData` holds a message's data before
- * the server answers (the kill test kills the sender there).
+ * the server answers (the kill test kills the sender there). `peak` tells the most connections open at once and the
+ * most messages whose data was being received at once.
  */
 export async function startSmtpServer() {
   const arrived: Arrived[] = [];
   let rejectCode: number | null = null;
   let rejectAddress: string | undefined;
   let hold: ((done: () => void) => void) | null = null;
+  const open = { connections: 0, receiving: 0 };
+  const peak = { connections: 0, receiving: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onConnect(_session, callback) {
+      open.connections += 1;
+      peak.connections = Math.max(peak.connections, open.connections);
+      callback();
+    },
+    onClose() {
+      open.connections -= 1;
+    },
     onRcptTo(address, _session, callback) {
       if (rejectCode === null || (rejectAddress !== undefined && address.address !== rejectAddress)) return callback();
       const err = Object.assign(new Error('mailbox refused'), { responseCode: rejectCode });
       return callback(err);
     },
     onData(stream, session, callback) {
+      open.receiving += 1;
+      peak.receiving = Math.max(peak.receiving, open.receiving);
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const accept = () => {
           void simpleParser(Buffer.concat(chunks)).then((mail) => {
             arrived.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), mail });
+            open.receiving -= 1;
             callback();
           });
         };
@@ -63,6 +77,7 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     arrived,
+    peak,
     rejectWith(code: number | null, address?: string) {
       rejectCode = code;
       rejectAddress = address;

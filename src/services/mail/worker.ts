@@ -10,9 +10,12 @@ import { deliverBatch, destinationOf, type MailDeps } from './deliver.js';
 import type { MailContent } from './outbox.js';
 
 /**
- * Works the mail-delivery queue (one job per message) in batches: MAIL_CONCURRENCY messages are in flight per
- * instance, split between two workers so that one prepares its batch (one transaction for all of it) while the
- * other's messages are on the wire; with MAIL_CONCURRENCY=1, one message at a time. At start, when this instance
+ * Works the mail-delivery queue (one job per message) in batches of MAIL_BATCH_SIZE, with two workers so that one
+ * prepares its batch (one transaction for all of it) while the other's messages are on the wire; with
+ * MAIL_CONCURRENCY=1, one worker. Messages leave over at most MAIL_CONCURRENCY pooled SMTP connections, one message
+ * on each at a time, the others of the batches waiting their turn in the pool. A batch larger than the connections
+ * shares a batch's fixed costs (the fetch, the preparing transaction, the record of those sent, the completion)
+ * between more messages (docs/decisions/0053-mail-batches-apart-from-connections.md). At start, when this instance
  * can send (SMTP_URL, and in production or with a QA inbox), messages held while it could not are queued again.
  * Log lines name messages and their kind, never an address or what a message says.
  */
@@ -42,7 +45,8 @@ export class MailDeliveryWorker {
       const released = await this.database.db.transaction().execute((trx) => releaseHeld(trx));
       if (released > 0) this.log?.info({ released }, 'held messages queued again');
     }
-    const { workers, batchSize } = batching(this.deps.policy.concurrency);
+    const workers = Math.min(2, this.deps.policy.concurrency);
+    const { batchSize } = this.deps.policy;
     await this.queue.workBatches<MailDeliveryJob>(
       MAIL_DELIVERY_QUEUE,
       { pollingIntervalSeconds: 2, concurrency: workers, batchSize, heartbeatSeconds: MAIL_HEARTBEAT_SECONDS },
@@ -56,10 +60,9 @@ export class MailDeliveryWorker {
 
   /** Runs every waiting message now, in this process (tests, operators); with `now`, retries not due yet too. */
   runPending(options: { now?: boolean } = {}): Promise<number> {
-    const { batchSize } = batching(this.deps.policy.concurrency);
     return this.queue.drainBatches<MailDeliveryJob>(
       MAIL_DELIVERY_QUEUE,
-      batchSize,
+      this.deps.policy.batchSize,
       (jobs) => this.deliver(jobs),
       options,
     );
@@ -87,10 +90,4 @@ export class MailDeliveryWorker {
       );
     return retry;
   }
-}
-
-/** Two workers share MAIL_CONCURRENCY messages in flight (one when it is 1). */
-function batching(concurrency: number): { workers: number; batchSize: number } {
-  const workers = Math.min(2, concurrency);
-  return { workers, batchSize: Math.ceil(concurrency / workers) };
 }
