@@ -88,7 +88,13 @@ async function restartAndDeliver(durable: Durable, smtp: SmtpServer) {
   cleanups.push(() => database.close());
   const queue = await JobQueue.start(database, { policies: FAST, maintenance: true, maintenanceIntervalSeconds: 1 });
   cleanups.push(() => queue.stop());
-  const policy = mailPolicy({ ...LIVE_ENV, SMTP_URL: smtp.url, MAIL_CONCURRENCY: 2, MAIL_BATCH_SIZE: 25, SMTP_TIMEOUT_MS: 5000 });
+  const policy = mailPolicy({
+    ...LIVE_ENV,
+    SMTP_URL: smtp.url,
+    MAIL_CONCURRENCY: 2,
+    MAIL_BATCH_SIZE: 25,
+    SMTP_TIMEOUT_MS: 5000,
+  });
   const worker = new MailDeliveryWorker(queue, database, policy, receiptMailContent);
   cleanups.push(async () => worker.stop());
   await worker.start();

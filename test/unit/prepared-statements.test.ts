@@ -13,7 +13,9 @@ describe('which statements may be prepared', () => {
   });
 
   it('takes products, which are not column lists', () => {
-    expect(preparable("select coalesce(q.expire_seconds, 900) * interval '1 second' from q where name = $1")).toBe(true);
+    expect(preparable("select coalesce(q.expire_seconds, 900) * interval '1 second' from q where name = $1")).toBe(
+      true,
+    );
     expect(preparable('select a.n*2, (a.n + 1) * $1 from a')).toBe(true);
   });
 
