@@ -7,34 +7,43 @@ import { noPaymentProvider } from '../webhooks/support.js';
 import { give, receiptsOf, settle } from './donations.js';
 import { LIVE_ENV, pdfText, startSmtpServer, uniqueEmail, type SmtpServer } from './support.js';
 
+/** A live app, a local SMTP server and a mail worker with these mail settings, for the describe block calling it. */
+function liveMailing(mail: { MAIL_CONCURRENCY: string; MAIL_BATCH_SIZE: string }) {
+  const live = {} as { smtp: SmtpServer; t: TestApp; worker: MailDeliveryWorker };
+  beforeAll(async () => {
+    live.smtp = await startSmtpServer();
+    live.t = await startTestApp({
+      env: { ...LIVE_ENV, SMTP_URL: live.smtp.url, ...mail },
+      deps: { payments: noPaymentProvider },
+    });
+    live.worker = new MailDeliveryWorker(
+      live.t.jobQueue,
+      live.t.database,
+      mailPolicy(live.t.config),
+      receiptMailContent,
+    );
+  });
+  afterAll(async () => {
+    live.worker?.stop();
+    await live.t?.close();
+    await live.smtp?.close();
+  });
+  return live;
+}
+
 /**
  * The mail worker takes MAIL_BATCH_SIZE jobs at a time, each batch prepared in one transaction
  * (services/mail/deliver.ts) and sent over MAIL_CONCURRENCY connections: each message of a batch keeps its own
  * content and its own outcome.
  */
 describe('receipts mailed in batches (MAIL_CONCURRENCY=8, MAIL_BATCH_SIZE=4)', () => {
-  let smtp: SmtpServer;
-  let t: TestApp;
-  let worker: MailDeliveryWorker;
-
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    t = await startTestApp({
-      env: { ...LIVE_ENV, SMTP_URL: smtp.url, MAIL_CONCURRENCY: '8', MAIL_BATCH_SIZE: '4' },
-      deps: { payments: noPaymentProvider },
-    });
-    worker = new MailDeliveryWorker(t.jobQueue, t.database, mailPolicy(t.config), receiptMailContent);
-  });
-  afterAll(async () => {
-    worker?.stop();
-    await t?.close();
-    await smtp?.close();
-  });
+  const live = liveMailing({ MAIL_CONCURRENCY: '8', MAIL_BATCH_SIZE: '4' });
 
   const outboxRow = (email: string) =>
-    t.db.selectFrom('mail_outbox').selectAll().where('recipient', '=', email).executeTakeFirstOrThrow();
+    live.t.db.selectFrom('mail_outbox').selectAll().where('recipient', '=', email).executeTakeFirstOrThrow();
 
   it('sends each message once with its own receipt, and fails only the one the server refuses', async () => {
+    const { t, smtp, worker } = live;
     const donors = [];
     for (let i = 0; i < 10; i++) {
       const email = uniqueEmail(`batch${i}`);
@@ -77,6 +86,7 @@ describe('receipts mailed in batches (MAIL_CONCURRENCY=8, MAIL_BATCH_SIZE=4)', (
   });
 
   it('retries only the message refused for now; the others of its batch are not sent again', async () => {
+    const { t, smtp, worker } = live;
     const [first, second] = [uniqueEmail('sent'), uniqueEmail('later')];
     const refs = [await give(t, '5.00', { email: first }), await give(t, '6.00', { email: second })];
     await settle(t, [
@@ -97,25 +107,10 @@ describe('receipts mailed in batches (MAIL_CONCURRENCY=8, MAIL_BATCH_SIZE=4)', (
 });
 
 describe('a batch larger than the connections (MAIL_CONCURRENCY=2, MAIL_BATCH_SIZE=25)', () => {
-  let smtp: SmtpServer;
-  let t: TestApp;
-  let worker: MailDeliveryWorker;
-
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    t = await startTestApp({
-      env: { ...LIVE_ENV, SMTP_URL: smtp.url, MAIL_CONCURRENCY: '2', MAIL_BATCH_SIZE: '25' },
-      deps: { payments: noPaymentProvider },
-    });
-    worker = new MailDeliveryWorker(t.jobQueue, t.database, mailPolicy(t.config), receiptMailContent);
-  });
-  afterAll(async () => {
-    worker?.stop();
-    await t?.close();
-    await smtp?.close();
-  });
+  const live = liveMailing({ MAIL_CONCURRENCY: '2', MAIL_BATCH_SIZE: '25' });
 
   it('sends every message of the batch once, never over more than two connections at once', async () => {
+    const { t, smtp, worker } = live;
     const emails = Array.from({ length: 12 }, (_, i) => uniqueEmail(`wide${i}`));
     const refs: string[] = [];
     for (const email of emails) refs.push(await give(t, '7.00', { email }));

@@ -51,6 +51,13 @@ const MESSAGE_COLUMNS = everyColumn<MailOutboxTable>()(
   'updated_at',
 );
 
+type Body = 'text_body' | 'html_body';
+/** A message as the outbox's list shows it: everything but its bodies. */
+const LISTED_COLUMNS = MESSAGE_COLUMNS.filter(
+  (column): column is Exclude<(typeof MESSAGE_COLUMNS)[number], Body> =>
+    column !== 'text_body' && column !== 'html_body',
+);
+
 /**
  * The messages of these ids, row-locked while a batch's attempt decides what to do with each. One text whatever the
  * batch's size, with its columns written out, so each connection prepares it once.
@@ -142,25 +149,8 @@ export function messagesAbout(db: Kysely<DB>, about: string): Promise<MailMessag
 export function listMessages(
   db: Kysely<DB>,
   filter: { status?: string; limit: number },
-): Promise<Omit<MailMessage, 'text_body' | 'html_body'>[]> {
-  let query = db
-    .selectFrom('mail_outbox')
-    .select([
-      'id',
-      'seq',
-      'kind',
-      'recipient',
-      'subject',
-      'attachments',
-      'about',
-      'status',
-      'attempts',
-      'last_error',
-      'delivered_to',
-      'sent_at',
-      'created_at',
-      'updated_at',
-    ]);
+): Promise<Omit<MailMessage, Body>[]> {
+  let query = db.selectFrom('mail_outbox').select(LISTED_COLUMNS);
   query = filter.status ? query.where('status', '=', filter.status as 'sent') : query.where('status', '<>', 'sent');
   return query.orderBy('seq', 'desc').limit(filter.limit).execute();
 }
