@@ -137,16 +137,19 @@ export class JobQueue {
   }
 
   /**
-   * Fails (hence retries) the jobs of `queue` left active: those of `ids`, or every one, which is only safe where no
-   * other process can be working the queue (embedded PGlite, whose data directory one process locks, after a crash
-   * of that process). With `now`, the retry is due at once rather than after the queue's retry delay: the worker is
-   * known dead, so there is nothing to back off from.
+   * Fails (hence retries) the jobs of `queue` left active: those of `ids`, or every one that no worker of this
+   * process is running, which is only safe where no other process can be working the queue (embedded PGlite, whose
+   * data directory one process locks, after a crash of that process). With `now`, the retry is due at once rather
+   * than after the queue's retry delay: the worker is known dead, so there is nothing to back off from.
    */
   async retryOrphanedJobs(queue: QueueName, options: { ids?: string[]; now?: boolean } = {}): Promise<number> {
     const sql = databaseExecutor(this.database);
     const active = `select id from ${QUEUE_SCHEMA}.job where name = $1 and state = 'active'`;
     const ids =
-      options.ids ?? (await sql.executeSql(active, [queue])).rows.map((row) => String((row as { id: string }).id));
+      options.ids ??
+      (await sql.executeSql(active, [queue])).rows
+        .map((row) => String((row as { id: string }).id))
+        .filter((id) => !this.runners.isRunning(id));
     for (const id of ids)
       await this.boss.fail(queue, id, { message: 'the process working this job ended before finishing it' });
     if (options.now && ids.length > 0)

@@ -34,6 +34,8 @@ export interface WorkOptions {
 export class QueueWorkers {
   /** pg-boss worker ids by queue, to wake them. */
   private readonly workers = new Map<QueueName, string[]>();
+  /** The jobs this process's workers are running now. */
+  private readonly running = new Set<string>();
 
   constructor(
     private readonly boss: PgBoss,
@@ -72,12 +74,14 @@ export class QueueWorkers {
           batchSize: options.batchSize ?? 1,
         },
         async (jobs) => {
-          const failed = await this.withHeartbeat(
-            queue,
-            jobs.map((job) => job.id),
-            options,
-            () => handler(jobs.map(toQueuedJob)),
-          );
+          const jobIds = jobs.map((job) => job.id);
+          for (const jobId of jobIds) this.running.add(jobId);
+          let failed: Map<string, Error>;
+          try {
+            failed = await this.withHeartbeat(queue, jobIds, options, () => handler(jobs.map(toQueuedJob)));
+          } finally {
+            for (const jobId of jobIds) this.running.delete(jobId);
+          }
           await this.failEach(queue, failed);
           // Marks this worker as notified, so its loop fetches again without sleeping: there may be more.
           this.boss.notifyWorker(id);
@@ -85,6 +89,11 @@ export class QueueWorkers {
       );
       ids.push(id);
     }
+  }
+
+  /** Whether a worker of this process is running the job now. */
+  isRunning(jobId: string): boolean {
+    return this.running.has(jobId);
   }
 
   /** Wakes the idle workers of `queue` in this process (a job was just enqueued and committed). */
