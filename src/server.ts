@@ -31,10 +31,13 @@ async function main() {
   const context = await createContext(config, {
     logger: log,
     // Every instance works the queue (jobs are claimed with SKIP LOCKED) and shares its maintenance, which retries
-    // the jobs of crashed instances; every 2 s, so a dead worker's job is retried soon after its short expiry.
+    // the jobs of crashed instances; every 2 s, so a dead worker's job is retried soon after its short expiry. The
+    // embedded database has no other instance to outlive: there maintenance finds only what a crash of this process
+    // left, after the restart, and each round costs the service's own thread ~7 ms
+    // (docs/decisions/0054-embedded-workers-woken-in-process.md).
     queue: {
       maintenance: true,
-      maintenanceIntervalSeconds: 2,
+      maintenanceIntervalSeconds: config.DATABASE_URL ? 2 : 10,
       // On PostgreSQL, jobs enqueued by other instances (or the CLI) wake this one's idle workers at once.
       listenUrl: config.DATABASE_URL,
       finishedJobRetentionSeconds: config.FINISHED_JOB_RETENTION_HOURS * 3600,

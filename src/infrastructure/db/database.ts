@@ -19,6 +19,12 @@ export interface Database {
   runScript(script: string): Promise<{ rows: Record<string, unknown>[] }>;
   /** Resolves when the database answers a trivial query within `timeoutMs`. */
   ping(timeoutMs: number): Promise<void>;
+  /**
+   * Calls `onNotify(payload)` for each NOTIFY on `channel` once its transaction has committed; resolves with the
+   * function that stops listening. The embedded database only: every transaction there is this process's own, so its
+   * one session hears them all (PostgreSQL's other instances listen on a connection of their own, queue/wakeups.ts).
+   */
+  listenInProcess?(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /** Connections of the pool (PostgreSQL only; the embedded database has one), for the metrics. */
   poolUse?(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;

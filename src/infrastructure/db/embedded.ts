@@ -85,6 +85,12 @@ export async function connectEmbedded(dataDir: string, template?: Blob): Promise
         }
       }),
     ping: (timeoutMs) => pingDatabase(db, timeoutMs),
+    async listenInProcess(channel, onNotify) {
+      // LISTEN and UNLISTEN are statements of the one session: holding Kysely's connection keeps them out of an open
+      // transaction, whose rollback would undo them.
+      const unlisten = await db.connection().execute(() => pglite.listen(channel, onNotify));
+      return () => db.connection().execute(() => unlisten());
+    },
     async close() {
       await db.destroy();
       await release();

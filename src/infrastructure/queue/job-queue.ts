@@ -3,10 +3,18 @@ import type { Database } from '../db/connect.js';
 import { QUEUE_SCHEMA } from './enqueue.js';
 import { QUEUE_POLICIES, type QueueName, type QueuePolicy } from './queues.js';
 import { databaseExecutor, type TrackedExecutor } from './sql-executor.js';
-import { WakeListener } from './wakeups.js';
+import { wakeInProcess, WakeListener } from './wakeups.js';
 import { QueueWorkers, type BatchHandler, type JobHandler, type WorkOptions } from './job-workers.js';
 
 export type { BatchHandler, JobHandler, QueuedJob, WorkOptions } from './job-workers.js';
+
+/**
+ * Where every job due at once wakes its workers in-process (the embedded database: wakeups.ts), an idle worker's poll
+ * only finds jobs that became due later — retries after their delay, scheduled runs — so it polls at most this often:
+ * each poll there is a statement in the service's own thread (~5 ms on PGlite), and a second's worth of them was
+ * ~4% of a core with nothing to do (docs/decisions/0054-embedded-workers-woken-in-process.md).
+ */
+const WOKEN_POLLING_INTERVAL_SECONDS = 5;
 
 export interface JobQueueOptions {
   /**
@@ -44,6 +52,7 @@ export class JobQueue {
   private readonly executor: TrackedExecutor;
   private readonly runners: QueueWorkers;
   private listener: WakeListener | null = null;
+  private stopListeningInProcess: (() => Promise<void>) | null = null;
 
   /** Touches no database until `start()`. */
   constructor(
@@ -94,6 +103,9 @@ export class JobQueue {
       // createQueue keeps an existing queue as it was; a changed policy applies to jobs enqueued from now on.
       await boss.updateQueue(name, settings);
     }
+    this.stopListeningInProcess = await wakeInProcess(this.database, QUEUE_SCHEMA, (queue) =>
+      this.wake(queue as QueueName),
+    );
     if (options.listenUrl) {
       this.listener = new WakeListener(
         options.listenUrl,
@@ -106,12 +118,18 @@ export class JobQueue {
 
   /** Runs the jobs of `queue` one at a time per worker: see QueueWorkers.work. */
   work<T>(queue: QueueName, options: WorkOptions, handler: JobHandler<T>): Promise<void> {
-    return this.runners.work(queue, options, handler);
+    return this.runners.work(queue, this.polling(options), handler);
   }
 
   /** Runs the jobs of `queue` in batches: see QueueWorkers.workBatches. */
   workBatches<T>(queue: QueueName, options: WorkOptions, handler: BatchHandler<T>): Promise<void> {
-    return this.runners.workBatches(queue, options, handler);
+    return this.runners.workBatches(queue, this.polling(options), handler);
+  }
+
+  private polling(options: WorkOptions): WorkOptions {
+    if (!this.stopListeningInProcess) return options;
+    const pollingIntervalSeconds = Math.max(options.pollingIntervalSeconds, WOKEN_POLLING_INTERVAL_SECONDS);
+    return { ...options, pollingIntervalSeconds };
   }
 
   /** Wakes the idle workers of `queue` in this process (a job was just enqueued and committed). */
@@ -172,6 +190,9 @@ export class JobQueue {
   async stop(timeoutMs = 5000): Promise<void> {
     await this.listener?.stop();
     this.listener = null;
+    // A database already closed, or gone, has nobody listening any more.
+    await this.stopListeningInProcess?.().catch(() => undefined);
+    this.stopListeningInProcess = null;
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
     await this.executor.settled();
   }

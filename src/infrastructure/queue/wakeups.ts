@@ -1,18 +1,19 @@
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
+import type { Database } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 
 /**
  * pg-boss 10 has no notification of its own (its workers only poll), so instances tell each other about new jobs
  * with PostgreSQL's LISTEN/NOTIFY on this channel; the payload is the queue's name.
  */
-const WAKE_CHANNEL = 'fundraiser_job_queue';
+export const WAKE_CHANNEL = 'fundraiser_job_queue';
 const RECONNECT_DELAY_MS = 1000;
 
 /**
  * Queues a notification in the caller's transaction: PostgreSQL delivers it to every listening instance when (and
  * only if) the transaction commits, so a worker is never woken for a job that does not exist yet. On the embedded
- * database nobody listens (one process per data directory, woken in-process) and the call costs next to nothing.
+ * database the insert's own notification (below) already says the same, and PostgreSQL delivers the two as one.
  */
 export async function notifyOnCommit(trx: Kysely<DB>, queue: string): Promise<void> {
   await sql`select pg_notify(${WAKE_CHANNEL}, ${queue})`.execute(trx);
@@ -77,4 +78,37 @@ export class WakeListener {
     this.client = null;
     await client?.end().catch(() => undefined);
   }
+}
+
+/**
+ * On the embedded database every job inserted due at once notifies its queue at commit, whichever path inserted it
+ * (pg-boss's send, a bulk insert of enqueue-rows.ts, a dead letter): a statement trigger on pg-boss's job table, one
+ * notification per queue and statement. The one process hears them through the database's own session, so its
+ * idle workers wake as soon as there is work and their polls only have to find jobs that became due later
+ * (docs/decisions/0054-embedded-workers-woken-in-process.md).
+ */
+function wakeOnInsertScript(schema: string): string {
+  return `
+    create or replace function ${schema}.fundraiser_wake_on_insert() returns trigger language plpgsql as $$
+    begin
+      perform pg_notify('${WAKE_CHANNEL}', due.name)
+        from (select distinct name from inserted where start_after <= now()) due;
+      return null;
+    end $$;
+    create or replace trigger fundraiser_wake_on_insert after insert on ${schema}.job
+      referencing new table as inserted for each statement execute function ${schema}.fundraiser_wake_on_insert();`;
+}
+
+/**
+ * Installs the trigger above and calls `onWake(queue)` for each queue with new work; resolves with the function that
+ * stops listening, or null on a database whose other sessions may be other instances (PostgreSQL: WakeListener).
+ */
+export async function wakeInProcess(
+  database: Database,
+  schema: string,
+  onWake: (queue: string) => void,
+): Promise<(() => Promise<void>) | null> {
+  if (!database.listenInProcess) return null;
+  await database.runScript(wakeOnInsertScript(schema));
+  return database.listenInProcess(WAKE_CHANNEL, onWake);
 }
