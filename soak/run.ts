@@ -60,6 +60,8 @@ async function main() {
     database,
     // As the bench's receipts workload runs it (bench/receipts.ts): a season's receipts need more than two at once.
     env: { SMTP_URL: smtp.url, MAIL_REDIRECT_TO: 'qa@foundation.test', MAIL_CONCURRENCY: '8' },
+    // As in the bench: the service writes a CPU profile there when it stops.
+    cpuProfileDir: process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined,
   });
   const observer = await connectDatabase({ databaseUrl: database.url, poolMax: 2 });
   const client = createClient(service.origin, service.credentials);
