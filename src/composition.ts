@@ -4,6 +4,7 @@ import { connectDatabase, type Database } from './infrastructure/db/connect.js';
 import { paymentsFor, type Payments } from './infrastructure/payments/select-provider.js';
 import { JobQueue, type JobQueueOptions } from './infrastructure/queue/job-queue.js';
 import { buildJobWorkers, type JobWorkers } from './services/jobs/registry.js';
+import { closePdfThread } from './services/receipts/pdf-thread.js';
 import { webhookSettings } from './services/webhooks/settings.js';
 
 /**
@@ -72,6 +73,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     async stopJobs(timeoutMs) {
       for (const worker of Object.values(workers)) if ('stop' in worker) worker.stop();
       await queue.stop(timeoutMs);
+      await closePdfThread();
     },
   };
 }

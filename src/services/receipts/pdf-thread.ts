@@ -1,0 +1,53 @@
+import type { Piscina } from 'piscina';
+import type { ReceiptFacts } from '../../domain/receipt.js';
+import type { PdfTask } from './pdf-worker.js';
+import type { StatementFacts } from './statement-facts.js';
+
+/**
+ * Receipts and statements are rendered in a worker thread (Piscina), not in the thread that answers requests:
+ * PDFKit lays a document out without waiting on any I/O (~2–5 ms a receipt), and at a season's rate of receipts
+ * those stretches were most of what requests waited behind (docs/decisions/0055-pdfs-rendered-off-the-event-loop.md).
+ * One thread, started at the first PDF and ended after a minute without one, so a service that makes none pays
+ * nothing for it.
+ */
+const THREADS = 1;
+const IDLE_MS = 60_000;
+/**
+ * A PDF's garbage is small and short-lived: a young generation of 4 MB instead of V8's default costs nothing in
+ * speed and keeps the thread to ~18 MB of RSS instead of ~45 (5,000 receipts rendered in a row, 2026-12-02).
+ */
+const YOUNG_GENERATION_MB = 4;
+
+/** Run from the sources (tests, `npm run dev`), the thread loads the worker's TypeScript through tsx as well. */
+const fromSources = import.meta.url.endsWith('.ts');
+
+let starting: Promise<Piscina> | undefined;
+
+function pool(): Promise<Piscina> {
+  return (starting ??= import('piscina').then(
+    ({ Piscina: Pool }) =>
+      new Pool({
+        filename: new URL(`./pdf-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url).href,
+        minThreads: 0,
+        maxThreads: THREADS,
+        idleTimeout: IDLE_MS,
+        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+        execArgv: fromSources ? ['--import', 'tsx'] : [],
+      }),
+  ));
+}
+
+async function render(task: PdfTask): Promise<Buffer> {
+  const bytes = (await (await pool()).run(task)) as Uint8Array;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Ends the thread, if one was started, once the jobs that render have stopped. */
+export async function closePdfThread(): Promise<void> {
+  const started = starting;
+  starting = undefined;
+  if (started) await (await started).close();
+}
+
+export const receiptPdf = (facts: ReceiptFacts) => render({ kind: 'receipt', facts });
+export const statementPdf = (facts: StatementFacts) => render({ kind: 'statement', facts });
