@@ -2,31 +2,15 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ReceiptFacts } from '../../src/domain/receipt.js';
 import { receiptPdf } from '../../src/services/receipts/pdf.js';
+import { receiptFacts } from './receipt-facts.js';
 
 /**
  * scripts/patch-pdfkit.js (npm's postinstall) makes PDFKit build a standard font's metrics once per process instead
  * of once per document. These tests say the install step ran, and that a document made with metrics another
  * document built and used first has the same bytes as one made with metrics built for it.
  */
-const facts = (donorName: string, amountCents: number): ReceiptFacts => ({
-  number: 'R-2026-000042',
-  sample: false,
-  issuer: {
-    legalName: 'Australian Sports Foundation Limited',
-    abn: '53004085616',
-    dgrStatement: 'The foundation is endorsed by the ATO as a deductible gift recipient (item 1).',
-  },
-  donorName,
-  donorBusinessName: null,
-  amountCents,
-  giftDate: '2026-11-20',
-  fundraiserName: 'Sydney Swans Juniors — Under 12s',
-  issuedOn: '2026-11-21',
-  replacesNumber: null,
-  voided: null,
-});
+const facts = (donorName: string, amountCents: number) => receiptFacts({ donorName, amountCents });
 
 describe('receipt PDFs with the standard fonts shared between documents (scripts/patch-pdfkit.js)', () => {
   it('is installed with the shared metrics in the ES module build the service loads', () => {

@@ -1,30 +1,21 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ReceiptFacts } from '../../src/domain/receipt.js';
 import { receiptPdf as inThisThread } from '../../src/services/receipts/pdf.js';
 import { closePdfThread, receiptPdf as inTheThread } from '../../src/services/receipts/pdf-thread.js';
+import { receiptFacts } from './receipt-facts.js';
 
 /**
  * The service renders receipts in a worker thread (docs/decisions/0055-pdfs-rendered-off-the-event-loop.md): the
  * facts cross to it by structured clone and the bytes come back. A donor must get the document the main thread
  * would have made, byte for byte.
  */
-const facts = (number: string, donorName: string, amountCents: number): ReceiptFacts => ({
-  number,
-  sample: false,
-  issuer: {
-    legalName: 'Australian Sports Foundation Limited',
-    abn: '53004085616',
-    dgrStatement: 'The foundation is endorsed by the ATO as a deductible gift recipient (item 1).',
-  },
-  donorName,
-  donorBusinessName: 'Wattleton Plumbing Pty Ltd',
-  amountCents,
-  giftDate: '2026-11-20',
-  fundraiserName: 'Sydney Swans Juniors — Under 12s',
-  issuedOn: '2026-11-21',
-  replacesNumber: 'R-2026-000041',
-  voided: null,
-});
+const facts = (number: string, donorName: string, amountCents: number) =>
+  receiptFacts({
+    number,
+    donorName,
+    amountCents,
+    donorBusinessName: 'Wattleton Plumbing Pty Ltd',
+    replacesNumber: 'R-2026-000041',
+  });
 
 afterAll(closePdfThread);
 

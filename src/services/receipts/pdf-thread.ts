@@ -5,7 +5,7 @@ import type { StatementFacts } from './statement-facts.js';
 
 /**
  * Receipts and statements are rendered in a worker thread (Piscina), not in the thread that answers requests:
- * PDFKit lays a document out without waiting on any I/O (~2–5 ms a receipt), and at a season's rate of receipts
+ * PDFKit lays a document out without waiting on any I/O (~1 ms a receipt, 2–5 ms on a slow host), and at a season's rate of receipts
  * those stretches were most of what requests waited behind (docs/decisions/0055-pdfs-rendered-off-the-event-loop.md).
  * One thread, started at the first PDF and ended after a minute without one, so a service that makes none pays
  * nothing for it.
@@ -14,7 +14,8 @@ const THREADS = 1;
 const IDLE_MS = 60_000;
 /**
  * A PDF's garbage is small and short-lived: a young generation of 4 MB instead of V8's default costs nothing in
- * speed and keeps the thread to ~18 MB of RSS instead of ~45 (5,000 receipts rendered in a row, 2026-12-02).
+ * speed, and in a bare process rendering 5,000 receipts kept the thread to ~18 MB of RSS instead of ~45 (in the
+ * service the difference was within its noise: decision 0055).
  */
 const YOUNG_GENERATION_MB = 4;
 
