@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { EpochSeconds, Json, Timestamp } from './column-types.js';
 import type { BankTables } from './schema-bank.js';
+import type { GrantTables } from './schema-grants.js';
 import type { PaymentTables } from './schema-payments.js';
 import type { RecurringTables } from './schema-recurring.js';
 import type { PartnerContactTables } from './schema-partner-contacts.js';
@@ -56,6 +57,8 @@ export interface AccountsTable {
   crm_id15: ColumnType<string | null, never, never>;
   name: string;
   abn: string | null;
+  /** Migration 030: a club registered for GST gets a recipient-created tax invoice with each grant. */
+  gst_registered: Generated<boolean>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -110,6 +113,8 @@ export interface DonationsTable {
   debit_id: string | null;
   /** Migration 022: what reversals took back; the net amount is amount_cents less this. */
   reversed_cents: ColumnType<string | number, never, number>;
+  /** Migration 030: the donor agreed to be named to the club in its grant's remittance advice. */
+  donor_name_shared: Generated<boolean>;
 }
 
 export interface IdempotencyKeysTable {
@@ -181,6 +186,7 @@ export interface DB
     RecurringTables,
     ReversalTables,
     BankTables,
+    GrantTables,
     PartnerContactTables,
     ReceiptTables {
   channels: ChannelsTable;
@@ -205,7 +211,8 @@ export interface DB
 }
 
 export type Partner = Selectable<PartnersTable>;
-export type Account = Selectable<AccountsTable>;
+/** An account as the partner API reads it; the grants' GST flag is read where grants are. */
+export type Account = Omit<Selectable<AccountsTable>, 'gst_registered'>;
 export type Product = Selectable<ProductsTable>;
 export type NewDonation = Insertable<DonationsTable>;
 export type Mandate = Selectable<MandatesTable>;
