@@ -6,6 +6,7 @@ import { BankStatementSettings } from './bank-statements.js';
 import { ConsoleSettings } from './console.js';
 import { DatabaseSettings } from './database.js';
 import { FoundationSettings } from './foundation.js';
+import { GrantSettings, grantSettingProblems } from './grants.js';
 import { MailSettings, mailSettingProblems } from './mail.js';
 import { OperationsSettings } from './operations.js';
 import { PartnerAccessSettings } from './partner-access.js';
@@ -30,6 +31,7 @@ export { reconciliationConcurrency } from './background-work.js';
 export { consoleEnabled, consoleSecureCookie } from './console.js';
 export { retryDelaysDays } from './recurring.js';
 export { bankMatchingSettings, type BankMatchingSettings } from './bank-statements.js';
+export { abaPayer, type AbaPayer } from './grants.js';
 
 /**
  * Every setting the service reads, in one schema assembled from one module per group (docs/deploy.md lists them
@@ -55,6 +57,7 @@ export const ConfigSchema = Type.Object({
   ...ReceiptSettings,
   ...MailSettings,
   ...PartnerNoticeSettings,
+  ...GrantSettings,
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -85,6 +88,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...trustProxyProblems(config),
     ...receiptSettingProblems(config),
     ...mailSettingProblems(config),
+    ...grantSettingProblems(config),
     ...securityTxtExpiryProblems(config, new Date()),
     // Intl knows every IANA zone (Node carries full ICU) and throws RangeError for any other name.
     ...(isTimeZone(config.FOUNDATION_TIME_ZONE)
