@@ -42,6 +42,11 @@ function productionEnv(smtpUrl: string): NodeJS.ProcessEnv {
     FOUNDATION_LEGAL_NAME: 'Australian Sports Foundation Limited',
     FOUNDATION_ABN: '53 004 085 616',
     FOUNDATION_DGR_STATEMENT: 'The foundation is endorsed by the ATO as a deductible gift recipient (item 1).',
+    GRANT_ABA_USER_NAME: 'BENCH SPORTS FOUNDATION',
+    GRANT_ABA_APCA_USER_ID: '301500',
+    GRANT_ABA_BANK: 'CBA',
+    GRANT_ABA_BSB: '062-000',
+    GRANT_ABA_ACCOUNT: '10203040',
     MAIL_FROM: 'Foundation receipts <receipts@foundation.test>',
     SMTP_URL: smtpUrl,
     // A foundation sending a season's receipts raises it from its default (2): a message waits on SMTP replies and

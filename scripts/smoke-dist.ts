@@ -51,6 +51,12 @@ const env = {
   FOUNDATION_LEGAL_NAME: 'Smoke Sports Foundation Ltd',
   FOUNDATION_ABN: '53 004 085 616',
   FOUNDATION_DGR_STATEMENT: 'The foundation is endorsed as a deductible gift recipient.',
+  // Production pays grants only from the foundation's own account (docs/grants.md).
+  GRANT_ABA_USER_NAME: 'SMOKE SPORTS FOUNDATION',
+  GRANT_ABA_APCA_USER_ID: '301500',
+  GRANT_ABA_BANK: 'CBA',
+  GRANT_ABA_BSB: '062-000',
+  GRANT_ABA_ACCOUNT: '10203040',
   DATA_DIR: dataDir,
   DATABASE_URL: '',
   HOST: '127.0.0.1',

@@ -9,6 +9,7 @@ import { DataDirectoryInUseError } from './infrastructure/db/data-dir-lock.js';
 import { isDatabaseUnavailable } from './infrastructure/db/unavailable.js';
 import { migrate, pendingMigrations } from './infrastructure/db/migrate.js';
 import { paymentSettings, PaymentSettingsError } from './config/operations.js';
+import { missingGrantSettings } from './config/grants.js';
 import { missingReceiptSettings } from './config/receipts.js';
 import { missingSecurityContact } from './config/security.js';
 import { seedDemoData, type DemoPartnerCredential } from './services/sandbox/demo-data.js';
@@ -25,7 +26,11 @@ async function main() {
   boundHeapGrowth(config.HEAP_GROWTH_PERCENT);
   paymentSettings(config); // Refuses a provider that cannot work before anything is opened.
   // Production refuses to start without what partners' security reports and donors' tax receipts need.
-  const missing = [...missingSecurityContact(config), ...missingReceiptSettings(config)];
+  const missing = [
+    ...missingSecurityContact(config),
+    ...missingReceiptSettings(config),
+    ...missingGrantSettings(config),
+  ];
   if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
   const log = createLogger(config.LOG_LEVEL);
   const context = await createContext(config, {

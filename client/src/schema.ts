@@ -2110,6 +2110,8 @@ export interface operations {
                             country?: string;
                         };
                         verifiedEmail?: "" | string;
+                        /** @description Extension. true when the donor agreed that the fundraiser (the club) may see their name on the remittance advice of the grant that pays this donation; absent or false, the club sees "Anonymous donor". */
+                        shareNameWithFundraiser?: boolean;
                     };
                     transaction: {
                         /** @description Partner transaction id: a retry with the same id never creates a second donation. */
@@ -2452,6 +2454,8 @@ export interface operations {
                                     mobile?: string;
                                     businessName?: string;
                                     verifiedEmail?: string;
+                                    /** @description Extension: whether the donor agreed to be named to the club in its grant’s remittance advice. */
+                                    shareNameWithFundraiser: boolean;
                                     billingAddress: {
                                         street?: string;
                                         city?: string;

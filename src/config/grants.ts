@@ -126,8 +126,11 @@ export function abaPayer(config: GrantConfig): AbaPayer {
   };
 }
 
-/** Production pays real money: it needs the foundation's own bank identity, never the sample's. */
-export function grantSettingProblems(config: GrantConfig): string[] {
+/**
+ * Production pays real money: it needs the foundation's own bank identity, never the sample's. Checked when the
+ * service starts (src/server.ts), as the receipts' identity is, so that the CLI still runs to fix things.
+ */
+export function missingGrantSettings(config: GrantConfig): string[] {
   if (config.APP_ENV !== 'production') return [];
   const required = [
     'GRANT_ABA_USER_NAME',

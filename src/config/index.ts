@@ -6,7 +6,7 @@ import { BankStatementSettings } from './bank-statements.js';
 import { ConsoleSettings } from './console.js';
 import { DatabaseSettings } from './database.js';
 import { FoundationSettings } from './foundation.js';
-import { GrantSettings, grantSettingProblems } from './grants.js';
+import { GrantSettings } from './grants.js';
 import { MailSettings, mailSettingProblems } from './mail.js';
 import { OperationsSettings } from './operations.js';
 import { PartnerAccessSettings } from './partner-access.js';
@@ -88,7 +88,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...trustProxyProblems(config),
     ...receiptSettingProblems(config),
     ...mailSettingProblems(config),
-    ...grantSettingProblems(config),
     ...securityTxtExpiryProblems(config, new Date()),
     // Intl knows every IANA zone (Node carries full ICU) and throws RangeError for any other name.
     ...(isTimeZone(config.FOUNDATION_TIME_ZONE)

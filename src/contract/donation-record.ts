@@ -24,6 +24,9 @@ export const DonationRecord = Type.Object({
     mobile: Optional('As stored: E.164.'),
     businessName: Optional(),
     verifiedEmail: Optional(),
+    shareNameWithFundraiser: Type.Boolean({
+      description: 'Extension: whether the donor agreed to be named to the club in its grant’s remittance advice.',
+    }),
     billingAddress: Type.Object({
       street: Optional(),
       city: Optional(),

@@ -37,6 +37,14 @@ const Donor = Type.Object({
   businessName: Type.Optional(Text(200)),
   billingAddress: BillingAddress,
   verifiedEmail: Type.Optional(Type.Union([Type.Literal(''), Type.String({ format: 'email', maxLength: 254 })])),
+  // Not in the contract: an extension (docs/decisions/0080-donors-named-to-clubs-only-by-consent.md).
+  shareNameWithFundraiser: Type.Optional(
+    Type.Boolean({
+      description:
+        'Extension. true when the donor agreed that the fundraiser (the club) may see their name on the remittance ' +
+        'advice of the grant that pays this donation; absent or false, the club sees "Anonymous donor".',
+    }),
+  ),
 });
 
 const Transaction = Type.Object({

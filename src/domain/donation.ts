@@ -13,6 +13,8 @@ export interface NormalisedDonation {
     lastName: string;
     mobile: string | null;
     businessName: string | null;
+    /** The donor agreed to be named to the club in its grant's remittance advice. */
+    nameShared: boolean;
     street: string | null;
     city: string | null;
     state: string | null;
@@ -61,6 +63,7 @@ export function normaliseDonation(
         lastName: donor.lastName.trim(),
         mobile: mobileInput === null ? null : normaliseMobile(mobileInput),
         businessName: blankToNull(donor.businessName),
+        nameShared: donor.shareNameWithFundraiser === true,
         street: blankToNull(address.street),
         city: blankToNull(address.city),
         state: stateInput === null ? null : normaliseState(stateInput),

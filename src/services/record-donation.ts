@@ -87,6 +87,8 @@ function donationRow(
     donor_last_name: donor.lastName,
     donor_mobile: donor.mobile,
     donor_business_name: donor.businessName,
+    // Left to the column's default (false) when not given, so the usual insert keeps one statement text.
+    donor_name_shared: donor.nameShared ? true : undefined,
     address_street: donor.street,
     address_city: donor.city,
     address_state: donor.state,

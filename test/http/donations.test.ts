@@ -93,6 +93,22 @@ describe('POST /donations (section 4.5)', () => {
     expect(row.amount_cents).toBeNull();
   });
 
+  it('keeps whether the donor agreed to be named to the club (an extension; absent means not)', async () => {
+    const shared = donationBody();
+    (shared.donor as Record<string, unknown>).shareNameWithFundraiser = true;
+    const sharedRef = (await t.post('/donations', shared)).json().data.items.donationReferenceId;
+    const silentRef = (await t.post('/donations', donationBody())).json().data.items.donationReferenceId;
+    expect((await storedDonation(sharedRef)).donor_name_shared).toBe(true);
+    expect((await storedDonation(silentRef)).donor_name_shared).toBe(false);
+    const read = await t.get(`/donations/${sharedRef}`);
+    expect(read.json().data.items.donor.shareNameWithFundraiser).toBe(true);
+    const refused = donationBody();
+    (refused.donor as Record<string, unknown>).shareNameWithFundraiser = 'yes';
+    const response = await t.post('/donations', refused);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.cause).toContain('donor.shareNameWithFundraiser');
+  });
+
   it('names every failing field by its JSON path', async () => {
     const response = await t.post('/donations', {
       source: { channel: 'Storefront App' },

@@ -61,6 +61,7 @@ function donorOf(row: Row): DonationRecord['donor'] {
     mobile: present(row.donor_mobile),
     businessName: present(row.donor_business_name),
     verifiedEmail: present(row.donor_verified_email),
+    shareNameWithFundraiser: row.donor_name_shared,
     billingAddress: {
       street: present(row.address_street),
       city: present(row.address_city),
