@@ -13,23 +13,15 @@ import {
   type CredentialView,
   type IssuedPair,
 } from '../../services/operators/credential-admin.js';
-import { listPartners } from '../../services/operators/partners.js';
-import {
-  attempt,
-  field,
-  operatorContext,
-  param,
-  sessionOf,
-  type ConsoleDeps,
-  type ConsolePage,
-  type Notice,
-} from '../route-context.js';
-import { canChange, dataTable, detailList, readOnlyNote, selectField } from '../views/components.js';
+import { attempt, field, operatorContext, sessionOf, type ConsolePage } from '../route-context.js';
+import { canChange, detailList, readOnlyNote, selectField } from '../views/components.js';
+import { partnerFilter } from '../views/filters.js';
+import { listPage } from '../views/list-page.js';
 import { sendPage } from '../views/layout.js';
 
 /** Credentials: list, issue (the secret is shown once), rotate with an overlap, emergency rotation, revoke. */
 export const credentialsPages: ConsolePage = (app, deps) => {
-  app.get('/credentials', (request, reply) => listPage(request, reply, deps, null, 200));
+  credentialList.route(app, deps);
 
   app.post('/credentials', async (request, reply) => {
     const ctx = operatorContext(request, deps);
@@ -40,7 +32,7 @@ export const credentialsPages: ConsolePage = (app, deps) => {
           field(request.body, 'partner'),
           parseEnvironment(field(request.body, 'environment') || deps.config.APP_ENV),
         ),
-      (notice, status) => listPage(request, reply, deps, notice, status),
+      (notice, status) => credentialList.show(deps, request, reply, { notice, status }),
     );
     if ('shown' in result) return result.shown;
     return secretPage(request, reply, 'Credentials issued', result.done, null);
@@ -60,7 +52,7 @@ export const credentialsPages: ConsolePage = (app, deps) => {
         if (action === 'emergency-rotate') return emergencyRotateCredential(ctx, clientId, reason);
         return revokeCredential(ctx, clientId, reason);
       },
-      (notice, status) => listPage(request, reply, deps, notice, status),
+      (notice, status) => credentialList.show(deps, request, reply, { notice, status }),
     );
     if ('shown' in result) return result.shown;
     const done = result.done;
@@ -71,65 +63,41 @@ export const credentialsPages: ConsolePage = (app, deps) => {
           : `The old pair ${clientId} is revoked now.`;
       return secretPage(request, reply, 'Credentials rotated', done.issued, old);
     }
-    return listPage(
-      request,
-      reply,
-      deps,
-      {
-        kind: 'ok',
-        text: `Revoked ${clientId}; the partner has ${done.usableLeft} usable pair(s) left in ${done.revoked.environment}.`,
-      },
-      200,
-    );
+    const text = `Revoked ${clientId}; the partner has ${done.usableLeft} usable pair(s) left in ${done.revoked.environment}.`;
+    return credentialList.show(deps, request, reply, { notice: { kind: 'ok', text } });
   });
 };
 
-async function listPage(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  deps: ConsoleDeps,
-  notice: Notice,
-  status: number,
-) {
-  const session = sessionOf(request);
-  const ctx = operatorContext(request, deps);
-  const partner = param(request, 'partner') || undefined;
-  const [credentials, partners] = await Promise.all([listCredentials(ctx, { partner }), listPartners(ctx)]);
-  const admin = canChange(session);
-  const table = dataTable(
-    credentials,
-    [
-      { header: 'client_id', cell: (c) => html`<code>${c.clientId}</code>` },
-      { header: 'Partner', text: (c) => c.partnerName },
-      { header: 'Environment', text: (c) => c.environment },
-      { header: 'State', text: (c) => c.state },
-      { header: 'Issued', text: (c) => c.createdAt },
-      { header: 'Stops', text: (c) => c.revokedAt ?? c.expiresAt },
-      { header: 'Last used', text: (c) => c.lastUsedAt },
-      ...(admin ? [{ header: 'Actions', cell: (c: CredentialView) => actions(c, session.csrfToken) }] : []),
-    ],
-    { caption: partner ? `Credentials of ${partner}` : 'All credentials', empty: 'No credentials match.' },
-  );
-  const filter = html`<form class="filters" method="get" action="/console/credentials">
-    !${selectField({ id: 'partner-filter', name: 'partner', label: 'Partner', options: partners.map((p) => p.name), chosen: partner, any: 'All partners' })}
-    <p><button type="submit">Show</button></p>
-  </form>`;
-  const issue = admin
-    ? html`<form class="card" method="post" action="/console/credentials">
-        <h2>Issue credentials</h2>
-        <input type="hidden" name="_csrf" value="${session.csrfToken}" />
-        !${selectField({ id: 'issue-partner', name: 'partner', label: 'Issue for partner', options: partners.map((p) => p.name), chosen: partner })}
-        !${selectField({ id: 'environment', label: 'Environment', options: Environments, chosen: deps.config.APP_ENV })}
-        <p><button type="submit">Issue a new pair</button></p>
-      </form>`
-    : readOnlyNote('credentials');
-  return sendPage(
-    reply,
-    status,
-    { title: 'Credentials', section: 'credentials', session, notice },
-    html`!${filter}!${table}!${issue}`,
-  );
-}
+/** GET /credentials: every partner's credentials, or one partner's; admins issue, rotate and revoke. */
+const credentialList = listPage<CredentialView>({
+  path: '/credentials',
+  title: 'Credentials',
+  section: 'credentials',
+  filters: [partnerFilter('All partners', 'partner-filter')],
+  query: ({ ops, asked }) => listCredentials(ops, { partner: asked('partner') }),
+  columns: ({ session }) => [
+    { header: 'client_id', cell: (c) => html`<code>${c.clientId}</code>` },
+    { header: 'Partner', text: (c) => c.partnerName },
+    { header: 'Environment', text: (c) => c.environment },
+    { header: 'State', text: (c) => c.state },
+    { header: 'Issued', text: (c) => c.createdAt },
+    { header: 'Stops', text: (c) => c.revokedAt ?? c.expiresAt },
+    { header: 'Last used', text: (c) => c.lastUsedAt },
+    ...(canChange(session) ? [{ header: 'Actions', cell: (c: CredentialView) => actions(c, session.csrfToken) }] : []),
+  ],
+  caption: ({ values }) => (values.partner ? `Credentials of ${values.partner}` : 'All credentials'),
+  empty: 'No credentials match.',
+  below: ({ session, deps, values, options }) =>
+    canChange(session)
+      ? html`<form class="card" method="post" action="/console/credentials">
+          <h2>Issue credentials</h2>
+          <input type="hidden" name="_csrf" value="${session.csrfToken}" />
+          !${selectField({ id: 'issue-partner', name: 'partner', label: 'Issue for partner', options: options.partner ?? [], chosen: values.partner || undefined })}
+          !${selectField({ id: 'environment', label: 'Environment', options: Environments, chosen: deps.config.APP_ENV })}
+          <p><button type="submit">Issue a new pair</button></p>
+        </form>`
+      : readOnlyNote('credentials'),
+});
 
 /** Rotation with an overlap, emergency rotation and revocation, one small form each (CSRF token in every one). */
 function actions(c: CredentialView, csrf: string): string {

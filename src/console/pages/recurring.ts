@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
 import { PLAN_STATUSES } from '../../domain/recurring.js';
 import { InvalidInputError } from '../../services/operators/operator-errors.js';
-import { listPartners } from '../../services/operators/partners.js';
 import {
   cancelPlanByOperator,
   listPlans,
@@ -14,13 +13,14 @@ import {
   attempt,
   field,
   operatorContext,
-  param,
   sessionOf,
   type ConsoleDeps,
   type ConsolePage,
   type Notice,
 } from '../route-context.js';
-import { canChange, csrfField, dataTable, detailList, link, readOnlyNote, selectField } from '../views/components.js';
+import { canChange, csrfField, detailList, link, readOnlyNote } from '../views/components.js';
+import { partnerFilter } from '../views/filters.js';
+import { listPage } from '../views/list-page.js';
 import { aud } from '../views/format.js';
 import { sendPage } from '../views/layout.js';
 import { debitTable } from './debits.js';
@@ -33,50 +33,34 @@ const LIMIT = 200;
  * services as `fundraiser-admin recurring`.
  */
 export const recurringPages: ConsolePage = (app, deps) => {
-  getRecurring(app, deps);
+  recurringList.route(app, deps);
   app.get<{ Params: { id: string } }>('/recurring/:id', (request, reply) => planPage(deps, request, reply, null, 200));
   postRecurringCancel(app, deps);
 };
 
-/** GET /recurring */
-const getRecurring: ConsolePage = (app, deps) => {
-  app.get('/recurring', async (request, reply) => {
-    const ctx = operatorContext(request, deps);
-    const partner = param(request, 'partner');
-    const status = param(request, 'status');
-    const [plans, partners] = await Promise.all([
-      listPlans(ctx, { partner: partner || undefined, status: status || undefined, limit: LIMIT }),
-      listPartners(ctx),
-    ]);
-    const filters = html`<form class="filters" method="get" action="/console/recurring">
-      !${selectField({ id: 'status', label: 'Status', options: PLAN_STATUSES, chosen: status, any: 'Any status' })}
-      !${selectField({ id: 'partner', label: 'Partner', options: partners.map((p) => p.name), chosen: partner, any: 'Any partner' })}
-      <p><button type="submit">Show</button></p>
-    </form>`;
-    return sendPage(
-      reply,
-      200,
-      { title: 'Recurring donations', section: 'recurring', session: sessionOf(request) },
-      html`!${filters}!${planTable(plans)}`,
-    );
-  });
-};
-
-const planTable = (plans: PlanRow[]) =>
-  dataTable(
-    plans,
-    [
-      { header: 'Recurring donation', cell: (p) => link(`/console/recurring/${encodeURIComponent(p.id)}`, p.id) },
-      { header: 'Created', text: (p) => p.createdAt },
-      { header: 'Partner', text: (p) => p.partnerName },
-      { header: 'Fundraiser', text: (p) => `${p.accountName} (${p.fundraiserId})` },
-      { header: 'AUD', text: (p) => aud(p.amountCents), numeric: true },
-      { header: 'Every', text: (p) => p.frequency },
-      { header: 'Status', text: (p) => p.status },
-      { header: 'Next debit', text: (p) => p.nextDueDate },
-    ],
-    { caption: `Recurring donations, newest first (at most ${LIMIT})`, empty: 'No recurring donations match.' },
-  );
+/** GET /recurring: plans newest first, by status and partner. */
+const recurringList = listPage({
+  path: '/recurring',
+  title: 'Recurring donations',
+  section: 'recurring',
+  filters: [
+    { name: 'status', label: 'Status', type: 'select', options: PLAN_STATUSES, any: 'Any status' },
+    partnerFilter(),
+  ],
+  query: ({ ops, asked }) => listPlans(ops, { partner: asked('partner'), status: asked('status'), limit: LIMIT }),
+  columns: [
+    { header: 'Recurring donation', cell: (p) => link(`/console/recurring/${encodeURIComponent(p.id)}`, p.id) },
+    { header: 'Created', text: (p) => p.createdAt },
+    { header: 'Partner', text: (p) => p.partnerName },
+    { header: 'Fundraiser', text: (p) => `${p.accountName} (${p.fundraiserId})` },
+    { header: 'AUD', text: (p) => aud(p.amountCents), numeric: true },
+    { header: 'Every', text: (p) => p.frequency },
+    { header: 'Status', text: (p) => p.status },
+    { header: 'Next debit', text: (p) => p.nextDueDate },
+  ],
+  caption: `Recurring donations, newest first (at most ${LIMIT})`,
+  empty: 'No recurring donations match.',
+});
 
 /** POST /recurring/:id/cancel: the plan's page again, with what happened. */
 const postRecurringCancel: ConsolePage = (app, deps) => {

@@ -9,9 +9,10 @@ import {
   retryRemittanceBatch,
   type BatchSummary,
 } from '../../services/reconciliation/operations.js';
-import { listPartners } from '../../services/operators/partners.js';
 import { operatorContext, param, sessionOf, type ConsolePage } from '../route-context.js';
 import { canChange, csrfField, dataTable, detailList, link, query, selectField } from '../views/components.js';
+import { partnerFilter } from '../views/filters.js';
+import { listPage } from '../views/list-page.js';
 import { aud } from '../views/format.js';
 import { sendPage } from '../views/layout.js';
 
@@ -19,48 +20,35 @@ const EXPORT_LIMIT = 100_000;
 
 /** Remittance batches, one batch's entries with their outcomes (exceptions filter), CSV export, retry. */
 export const remittancesPages: ConsolePage = (app, deps) => {
-  getRemittances(app, deps);
+  batchList.route(app, deps);
   getRemittancesByBatchId(app, deps);
   getRemittancesByBatchIdEntriesCsv(app, deps);
   postRemittancesByBatchIdRetry(app, deps);
 };
 
-/** GET /remittances */
-const getRemittances: ConsolePage = (app, deps) => {
-  app.get('/remittances', async (request, reply) => {
-    const ctx = operatorContext(request, deps);
-    const partner = param(request, 'partner');
-    const status = param(request, 'status');
-    const [batches, partners] = await Promise.all([
-      listRemittanceBatches(ctx, { partner: partner || undefined, status: status || undefined, range: {}, limit: 200 }),
-      listPartners(ctx),
-    ]);
-    const filters = html`<form class="filters" method="get" action="/console/remittances">
-      !${selectField({ id: 'partner', label: 'Partner', options: partners.map((p) => p.name), chosen: partner, any: 'Any partner' })}
-      !${selectField({ id: 'status', label: 'Status', options: BATCH_STATUSES, chosen: status, any: 'Any status' })}
-      <p><button type="submit">Show</button></p>
-    </form>`;
-    const table = dataTable(
-      batches,
-      [
-        { header: 'Batch', cell: (b) => link(`/console/remittances/${b.batchId}`, b.batchId) },
-        { header: 'Received', text: (b) => b.receivedAt },
-        { header: 'Partner', text: (b) => b.partnerName },
-        { header: 'Status', text: (b) => b.status },
-        { header: 'Entries', text: (b) => b.entries, numeric: true },
-        { header: 'Exceptions', text: (b) => b.exceptions, numeric: true },
-        { header: 'AUD', text: (b) => aud(b.totalCents), numeric: true },
-      ],
-      { caption: 'Remittance batches, newest first', empty: 'No batches match.' },
-    );
-    return sendPage(
-      reply,
-      200,
-      { title: 'Remittances', section: 'remittances', session: sessionOf(request) },
-      html`!${filters}!${table}`,
-    );
-  });
-};
+/** GET /remittances: batches newest first, by partner and status. */
+const batchList = listPage({
+  path: '/remittances',
+  title: 'Remittances',
+  section: 'remittances',
+  filters: [
+    partnerFilter(),
+    { name: 'status', label: 'Status', type: 'select', options: BATCH_STATUSES, any: 'Any status' },
+  ],
+  query: ({ ops, asked }) =>
+    listRemittanceBatches(ops, { partner: asked('partner'), status: asked('status'), range: {}, limit: 200 }),
+  columns: [
+    { header: 'Batch', cell: (b) => link(`/console/remittances/${b.batchId}`, b.batchId) },
+    { header: 'Received', text: (b) => b.receivedAt },
+    { header: 'Partner', text: (b) => b.partnerName },
+    { header: 'Status', text: (b) => b.status },
+    { header: 'Entries', text: (b) => b.entries, numeric: true },
+    { header: 'Exceptions', text: (b) => b.exceptions, numeric: true },
+    { header: 'AUD', text: (b) => aud(b.totalCents), numeric: true },
+  ],
+  caption: 'Remittance batches, newest first',
+  empty: 'No batches match.',
+});
 
 /** GET /remittances/:batchId */
 const getRemittancesByBatchId: ConsolePage = (app, deps) => {

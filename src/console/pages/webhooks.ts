@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
-import { listPartners } from '../../services/operators/partners.js';
 import {
   disableWebhookEndpoint,
   enableWebhookEndpoint,
@@ -12,13 +11,14 @@ import {
   attempt,
   field,
   operatorContext,
-  param,
   sessionOf,
   type ConsoleDeps,
   type ConsolePage,
   type Notice,
 } from '../route-context.js';
-import { canChange, csrfField, dataTable, detailList, link, readOnlyNote, selectField } from '../views/components.js';
+import { canChange, csrfField, dataTable, detailList, link, readOnlyNote } from '../views/components.js';
+import { partnerFilter } from '../views/filters.js';
+import { listPage } from '../views/list-page.js';
 import { sendPage } from '../views/layout.js';
 
 type Endpoint = Awaited<ReturnType<typeof listWebhookEndpoints>>[number];
@@ -32,46 +32,32 @@ const DELIVERY_PAGE = 100;
  * The same services as `fundraiser-admin webhooks`.
  */
 export const webhooksPages: ConsolePage = (app, deps) => {
-  getWebhooks(app, deps);
+  webhookList.route(app, deps);
   getWebhooksById(app, deps);
   postWebhookChanges(app, deps);
 };
 
-/** GET /webhooks */
-const getWebhooks: ConsolePage = (app, deps) => {
-  app.get('/webhooks', async (request, reply) => {
-    const ctx = operatorContext(request, deps);
-    const partner = param(request, 'partner');
-    const status = param(request, 'status');
-    const [endpoints, partners] = await Promise.all([
-      listWebhookEndpoints(ctx, { partner: partner || undefined, status: status || undefined }),
-      listPartners(ctx),
-    ]);
-    const filters = html`<form class="filters" method="get" action="/console/webhooks">
-      !${selectField({ id: 'partner', label: 'Partner', options: partners.map((p) => p.name), chosen: partner, any: 'Any partner' })}
-      !${selectField({ id: 'status', label: 'Status', options: ['enabled', 'disabled'], chosen: status, any: 'Any status' })}
-      <p><button type="submit">Show</button></p>
-    </form>`;
-    const table = dataTable(
-      endpoints,
-      [
-        { header: 'Endpoint', cell: (e) => link(`/console/webhooks/${e.id}`, e.url) },
-        { header: 'Partner', text: (e) => `${e.partnerName} (${e.environment})` },
-        { header: 'Events', text: (e) => e.events },
-        { header: 'Status', text: (e) => e.status },
-        { header: 'Failing since', text: (e) => e.failingSince },
-        { header: 'Created', text: (e) => e.createdAt },
-      ],
-      { caption: 'Webhook endpoints of every partner', empty: 'No endpoints match.' },
-    );
-    return sendPage(
-      reply,
-      200,
-      { title: 'Webhooks', section: 'webhooks', session: sessionOf(request) },
-      html`!${filters}!${table}`,
-    );
-  });
-};
+/** GET /webhooks: every partner's endpoints, by partner and status. */
+const webhookList = listPage({
+  path: '/webhooks',
+  title: 'Webhooks',
+  section: 'webhooks',
+  filters: [
+    partnerFilter(),
+    { name: 'status', label: 'Status', type: 'select', options: ['enabled', 'disabled'], any: 'Any status' },
+  ],
+  query: ({ ops, asked }) => listWebhookEndpoints(ops, { partner: asked('partner'), status: asked('status') }),
+  columns: [
+    { header: 'Endpoint', cell: (e) => link(`/console/webhooks/${e.id}`, e.url) },
+    { header: 'Partner', text: (e) => `${e.partnerName} (${e.environment})` },
+    { header: 'Events', text: (e) => e.events },
+    { header: 'Status', text: (e) => e.status },
+    { header: 'Failing since', text: (e) => e.failingSince },
+    { header: 'Created', text: (e) => e.createdAt },
+  ],
+  caption: 'Webhook endpoints of every partner',
+  empty: 'No endpoints match.',
+});
 
 /** GET /webhooks/:id */
 const getWebhooksById: ConsolePage = (app, deps) => {

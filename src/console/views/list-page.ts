@@ -1,0 +1,134 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { html } from 'ghtml';
+import type { ConsoleSession } from '../../services/console/sessions.js';
+import type { OperatorContext } from '../../services/operators/context.js';
+import { OperatorError } from '../../services/operators/operator-errors.js';
+import { statusOf } from '../pages/error-page.js';
+import { operatorContext, sessionOf, type ConsoleDeps, type ConsolePage, type Notice } from '../route-context.js';
+import { dataTable, type Column } from './components.js';
+import {
+  filterForm,
+  filterOptions,
+  filterValues,
+  type Filter,
+  type FilterOptions,
+  type FilterValues,
+} from './filters.js';
+import { sendPage, type Section } from './layout.js';
+
+/**
+ * A console list page described, not written (docs/decisions/0056-console-list-pages-described.md): its filters, its
+ * query and its columns. `listPage` turns the description into the GET route and into `show`, which a page's POST
+ * routes call to answer with the list again and the outcome of a change.
+ */
+export interface ListPage<Row> {
+  /** Under /console: '/webhooks'. */
+  path: string;
+  title: string;
+  section: Section;
+  /** None: no form. */
+  filters: readonly Filter[];
+  /** The form's button; 'Show' unless given. */
+  submit?: string;
+  /** The form is a search box (`role="search"`). */
+  search?: boolean;
+  /** The rows for the filters' values; an operator's error (a bad date) is shown on the page with its status. */
+  query: (view: ListView) => Promise<readonly Row[] | ListResult<Row>>;
+  columns: Column<Row>[] | ((view: ListView) => Column<Row>[]);
+  caption: string | ((view: ListView) => string);
+  empty: string | ((view: ListView) => string);
+  /** Already-rendered HTML: above the form (tabs), at the end of the form (a download), below the table (forms). */
+  above?: (view: ListView) => string;
+  formEnd?: (view: ListView) => string;
+  below?: (view: ListView) => string | Promise<string>;
+}
+
+/** What a page's query, columns and parts are given. */
+export interface ListView {
+  request: FastifyRequest;
+  deps: ConsoleDeps;
+  session: ConsoleSession;
+  /** The services' operator context of the signed-in operator. */
+  ops: OperatorContext;
+  values: FilterValues;
+  /** A filter's value, or undefined when it was not asked for (what the services take). */
+  asked: (name: string) => string | undefined;
+  /** The choices of the selects (empty while the query runs). */
+  options: FilterOptions;
+}
+
+/** A query's answer when rows alone do not say it. */
+export interface ListResult<Row> {
+  /** null: nothing asked yet (a search before its first search), so no table either. */
+  rows: readonly Row[] | null;
+  /** Already-rendered HTML above the form (counts) and between the form and the table (totals, "not found"). */
+  above?: string;
+  summary?: string;
+}
+
+/** How `show` answers: the outcome of a change, its status, and HTML above everything (the problems of a file). */
+export interface Shown {
+  notice?: Notice;
+  status?: number;
+  above?: string;
+}
+
+export interface ListRoutes {
+  /** Registers GET <path>. */
+  route: ConsolePage;
+  show: (deps: ConsoleDeps, request: FastifyRequest, reply: FastifyReply, shown?: Shown) => Promise<FastifyReply>;
+}
+
+export function listPage<Row>(page: ListPage<Row>): ListRoutes {
+  const show: ListRoutes['show'] = async (deps, request, reply, shown = {}) => {
+    const values = filterValues(request, page.filters);
+    const view: ListView = {
+      request,
+      deps,
+      session: sessionOf(request),
+      ops: operatorContext(request, deps),
+      values,
+      asked: (name) => values[name] || undefined,
+      options: {},
+    };
+    const [options, answer] = await Promise.all([filterOptions(page.filters, view.ops), run(page, view)]);
+    view.options = options;
+    const notice = 'refused' in answer ? answer.refused : (shown.notice ?? null);
+    const status = 'refused' in answer ? answer.status : (shown.status ?? 200);
+    const result: ListResult<Row> = 'refused' in answer ? { rows: null } : answer;
+    const body = html`!${shown.above ?? ''}!${page.above?.(view) ?? ''}!${result.above ?? ''}!${form(page, view)}
+    !${result.summary ?? ''}!${result.rows ? table(page, view, result.rows) : ''}!${(await page.below?.(view)) ?? ''}`;
+    return sendPage(reply, status, { title: page.title, section: page.section, session: view.session, notice }, body);
+  };
+  return { route: (app, deps) => app.get(page.path, (request, reply) => show(deps, request, reply)), show };
+}
+
+type Answer<Row> = ListResult<Row> | { refused: Notice; status: number };
+
+async function run<Row>(page: ListPage<Row>, view: ListView): Promise<Answer<Row>> {
+  try {
+    const found = await page.query(view);
+    return isResult(found) ? found : { rows: found };
+  } catch (err) {
+    if (!(err instanceof OperatorError)) throw err;
+    return { refused: { kind: 'error', text: err.message }, status: statusOf(err) };
+  }
+}
+
+const isResult = <Row>(found: readonly Row[] | ListResult<Row>): found is ListResult<Row> => !Array.isArray(found);
+
+function form<Row>(page: ListPage<Row>, view: ListView): string {
+  if (page.filters.length === 0) return '';
+  return filterForm(page.filters, view.values, view.options, {
+    action: `/console${page.path}`,
+    submit: page.submit ?? 'Show',
+    search: page.search,
+    end: page.formEnd?.(view),
+  });
+}
+
+function table<Row>(page: ListPage<Row>, view: ListView, rows: readonly Row[]): string {
+  const given = <T>(part: T | ((view: ListView) => T)) =>
+    typeof part === 'function' ? (part as (view: ListView) => T)(view) : part;
+  return dataTable(rows, given(page.columns), { caption: given(page.caption), empty: given(page.empty) });
+}
