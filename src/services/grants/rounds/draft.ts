@@ -22,7 +22,7 @@ import {
 } from '../../../infrastructure/repositories/grant-rounds.js';
 import { insertAuditEntry } from '../../../infrastructure/repositories/audit-log.js';
 import { ConflictError, InvalidInputError } from '../../operators/operator-errors.js';
-import { GrantAuditActions } from './audit-actions.js';
+import { GrantRoundAuditActions } from './audit-actions.js';
 import type { RoundTerms } from './terms.js';
 
 const DAY_MS = 86_400_000;
@@ -82,7 +82,7 @@ export async function draftRound(db: Kysely<DB>, terms: RoundTerms, request: Dra
         await insertAuditEntry(trx, {
           at: request.at,
           actor: request.by,
-          action: GrantAuditActions.roundDraft,
+          action: GrantRoundAuditActions.grantRoundDraft,
           subject: `round:${round.number}`,
           details: {
             scheduledOn: round.scheduled_on,
