@@ -9,6 +9,7 @@ import { registerMigrate } from './migrate/index.js';
 import { registerCredentials } from './credentials/index.js';
 import { registerDebits } from './debits/index.js';
 import { registerDonations } from './donations/index.js';
+import { registerGrants } from './grants/index.js';
 import { registerOperators } from './operators/index.js';
 import { registerPartners } from './partners/index.js';
 import { registerQueues } from './queues.js';
@@ -34,6 +35,7 @@ export const commandGroups: CommandGroup[] = [
   registerBank,
   registerRecurring,
   registerDebits,
+  registerGrants,
   registerWebhooks,
   registerQueues,
   registerAudit,

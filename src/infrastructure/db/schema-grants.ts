@@ -144,6 +144,8 @@ export interface GrantItemsTable {
   donation_id: string;
   grant_id: string;
   amount_cents: Cents;
+  /** Migration 033: the newest reversal already netted off `amount_cents`. */
+  reversal_seq: CentsDefault;
 }
 
 export interface GrantRecoveriesTable {

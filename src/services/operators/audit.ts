@@ -5,6 +5,7 @@ import {
   type AuditFilter,
 } from '../../infrastructure/repositories/audit-log.js';
 import { findPartner } from '../../infrastructure/repositories/partners.js';
+import { GrantRoundAuditActions } from '../grants/rounds/audit-actions.js';
 import type { OperatorContext } from './context.js';
 
 /**
@@ -49,6 +50,7 @@ export const AuditActions = {
   operatorCreate: 'operator.create',
   operatorResetPassword: 'operator.reset_password',
   operatorDisable: 'operator.disable',
+  ...GrantRoundAuditActions,
 } as const;
 
 export type AuditAction = (typeof AuditActions)[keyof typeof AuditActions];

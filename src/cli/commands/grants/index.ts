@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { registerGrantsAba } from './aba.js';
+import { registerGrantsApprove } from './approve.js';
+import { registerGrantsCancel } from './cancel.js';
+import { registerGrantsDraft } from './draft.js';
+import { registerGrantsPaid } from './paid.js';
+import { registerGrantsReview } from './review.js';
+import { registerGrantsRounds } from './rounds.js';
+import { registerGrantsShow } from './show.js';
+
+/** grants …: grants to clubs (docs/grants.md). Each subcommand is one line here. */
+export function registerGrants(program: Command, ctx: CliContext) {
+  const grants = program
+    .command('grants')
+    .description('Grants to clubs: rounds (draft, review, approve, pay), the ABA file, returns, the register');
+
+  registerGrantsDraft(grants, ctx);
+  registerGrantsRounds(grants, ctx);
+  registerGrantsShow(grants, ctx);
+  registerGrantsReview(grants, ctx);
+  registerGrantsApprove(grants, ctx);
+  registerGrantsCancel(grants, ctx);
+  registerGrantsAba(grants, ctx);
+  registerGrantsPaid(grants, ctx);
+}
