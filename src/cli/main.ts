@@ -46,7 +46,8 @@ function usageMessage(err: CommanderError): string {
   return err.message.replace(/^error: /, '');
 }
 
-function buildProgram(ctx: CliContext, json: boolean): Command {
+/** The whole command tree, as `runCli` parses with it (test/unit/cli-doc.test.ts walks it for the docs check). */
+export function buildProgram(ctx: CliContext, json: boolean): Command {
   const program = new Command('fundraiser-admin')
     .description(
       'Operator tool of the Fundraiser partner API: partners, credentials, fundraiser reference data, support look-ups.',

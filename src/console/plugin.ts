@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/route-context.js';
 import { registerGuard } from './guard.js';
 import { accountsPages } from './pages/accounts.js';
@@ -65,9 +66,21 @@ export async function consolePlugin(app: App, deps: ConsoleDeps) {
   });
   registerGuard(app, deps);
   app.setErrorHandler(consoleErrorHandler);
-  app.setNotFoundHandler((request, reply) => errorPage(request, reply, 404, 'There is no such page in the console.'));
   registerStatic(app);
   for (const register of pages) register(app, deps);
+  registerNotFound(app);
+}
+
+/**
+ * Every other address under /console is a route of its own rather than Fastify's not-found handler: a route of this
+ * scope is marked public to the partner API's hooks (onRoute above), so a browser, which sends no X-Correlation-ID,
+ * gets the console's 404 page (signed in or not) instead of the API's refusal turned into a 500.
+ */
+function registerNotFound(app: App) {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) =>
+    errorPage(request, reply, 404, 'There is no such page in the console.');
+  app.all('/*', { config: { consolePublic: true } }, notFound);
+  app.setNotFoundHandler(notFound);
 }
 
 /** The stylesheet and the script: two small files, read once, served with a short cache. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importStatement } from '../../src/services/bank-statements/import-statement.js';
 import { ImportRejectedError } from '../../src/services/operators/operator-errors.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { camt053, dayOf, expectedBatch, operatorOf, settingsOf, unique } from './support.js';
+import { camt053, dayOf, expectedBatch, importTraces, operatorOf, settingsOf, unique } from './support.js';
 
 /** camt.053 imports: automatic matches, idempotent and overlapping files, a bad file refused whole. */
 describe('bank statement import (camt.053)', () => {
@@ -108,5 +108,31 @@ describe('bank statement import (camt.053)', () => {
       { amount: '9.00', booked: dayOf(t), bankRef: unique('BK') },
     ]);
     expect(await load('pending.xml', file)).toMatchObject({ linesRead: 1, linesAdded: 1, skipped: 1 });
+  });
+
+  it('refuses a file whose only entries are pending, as a header-only CSV is, and stores nothing', async () => {
+    // An open suggestion beforehand: a matching run would write it again under a new id.
+    const ref = unique('PND-');
+    await expectedBatch(t, [{ ref, amount: '50.00' }]);
+    await load('near.xml', camt053([{ amount: '50.40', booked: dayOf(t), bankRef: unique('BK'), ustrd: [ref] }]));
+    const before = await importTraces(t);
+    expect(before.openSuggestions.length).toBeGreaterThan(0);
+    const noLines = [{ row: 'file', field: '(file)', message: 'holds no bank lines' }];
+    for (const status of ['PDNG', '<Cd>PDNG</Cd>']) {
+      const file = camt053([
+        { amount: '8.00', booked: dayOf(t), bankRef: unique('BK'), status },
+        { amount: '9.00', booked: dayOf(t), bankRef: unique('BK'), status },
+      ]);
+      const error = await load(`pending-${status.length}.xml`, file).catch((err: unknown) => err);
+      expect(error, status).toBeInstanceOf(ImportRejectedError);
+      expect((error as ImportRejectedError).problems, status).toEqual(noLines);
+    }
+    const headerOnly = await importStatement(operatorOf(t), settingsOf(t), {
+      fileName: 'header.csv',
+      content: 'Date,Narrative,Debit Amount,Credit Amount,Balance,Categories,Serial,Bank Account\n',
+      preset: 'westpac',
+    }).catch((err: unknown) => err);
+    expect((headerOnly as ImportRejectedError).problems).toEqual(noLines);
+    expect(await importTraces(t)).toEqual(before);
   });
 });

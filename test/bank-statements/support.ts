@@ -107,3 +107,29 @@ export async function fundsEvents(t: TestApp, batchId: string) {
   }[];
   return events.filter((e) => e.type === 'remittance.funds_received' && e.data.batchId === batchId);
 }
+
+/**
+ * What an import leaves behind: statements, lines, bank.import audit entries, and the open suggestions' ids (every
+ * matching run deletes and writes them again, so a run changes them).
+ */
+export async function importTraces(t: TestApp) {
+  const count = async (table: 'bank_statements' | 'bank_lines') =>
+    Number((await t.db.selectFrom(table).select(t.db.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+  const audits = await t.db
+    .selectFrom('audit_log')
+    .select(t.db.fn.countAll<string>().as('n'))
+    .where('action', '=', 'bank.import')
+    .executeTakeFirstOrThrow();
+  const suggestions = await t.db
+    .selectFrom('bank_suggestions')
+    .select('id')
+    .where('status', '=', 'open')
+    .orderBy('id')
+    .execute();
+  return {
+    statements: await count('bank_statements'),
+    lines: await count('bank_lines'),
+    audits: Number(audits.n),
+    openSuggestions: suggestions.map((s) => String(s.id)),
+  };
+}

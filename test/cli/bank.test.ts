@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { camt053, dayOf, expectedBatch, fundsReceived, unique } from '../bank-statements/support.js';
+import { camt053, dayOf, expectedBatch, fundsReceived, importTraces, unique } from '../bank-statements/support.js';
 import { cli, ok, type Cli } from './harness.js';
 
 /**
@@ -94,6 +94,42 @@ describe('fundraiser-admin bank import', () => {
     expect(JSON.parse(json.stderr).error.problems).toHaveLength(2);
     const missing = await run('bank', 'import', join(dir, 'nope.xml'));
     expect(missing.stderr).toContain('no such file');
+  });
+});
+
+describe('fundraiser-admin bank import of a statement of nothing', () => {
+  it('refuses a camt.053 whose only entry is pending (Sts, or Sts/Cd) as a header-only CSV, storing nothing', async () => {
+    const before = await importTraces(t);
+    const header = file(
+      'header.csv',
+      'Date,Narrative,Debit Amount,Credit Amount,Balance,Categories,Serial,Bank Account\n',
+    );
+    const refusals = [await run('bank', 'import', header, '--preset', 'westpac')];
+    for (const status of ['PDNG', '<Cd>PDNG</Cd>'])
+      refusals.push(
+        await run(
+          'bank',
+          'import',
+          file(
+            `only-pending-${status.length}.xml`,
+            camt053([{ amount: '8.00', booked: dayOf(t), bankRef: unique('BK'), status }]),
+          ),
+        ),
+      );
+    for (const refused of refusals) {
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('was rejected: 1 problem found. Nothing was imported.');
+      expect(refused.stderr).toMatch(/file .*\(file\) .*holds no bank lines/);
+    }
+    const json = await run('bank', 'import', join(dir, 'only-pending-4.xml'), '--json');
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stderr).error.problems).toEqual([
+      { row: 'file', field: '(file)', message: 'holds no bank lines' },
+    ]);
+    expect(await importTraces(t)).toEqual(before);
+    expect((await ok(run, 'bank', 'statements')).statements.map((s: { file: string }) => s.file)).not.toContain(
+      join(dir, 'only-pending-4.xml'),
+    );
   });
 });
 

@@ -12,7 +12,7 @@ import { sendPage } from '../views/layout.js';
 
 /**
  * GET /console: donations per day, partners, batches being reconciled, recent exceptions, reversals and what is owed
- * back, refused API calls.
+ * back, failed mail, refused API calls.
  */
 export const dashboardPage: ConsolePage = (app, deps) => {
   app.get('/', async (request, reply) => {
@@ -37,6 +37,10 @@ export const dashboardPage: ConsolePage = (app, deps) => {
       <section class="card" aria-labelledby="reversals-h">
         <h2 id="reversals-h">Reversals</h2>
         !${reversalsFacts(dashboard)}
+      </section>
+      <section class="card" aria-labelledby="mail-h">
+        <h2 id="mail-h">Mail</h2>
+        !${mailFacts(dashboard)}
       </section>
       <section class="card" aria-labelledby="rejections-h">
         <h2 id="rejections-h">Refused API calls (last 7 days)</h2>
@@ -88,6 +92,13 @@ const reversalsFacts = ({ days, reversals: r }: Dashboard) =>
       ['Owed back, not repaid', `${r.owedCount} reversal(s), AUD ${aud(r.owedCents)}`],
     ])}
     <p>!${link('/console/reversals/owed', 'Owed back, oldest first')}</p>`;
+
+/** Messages that failed for good: no donor or contact got them until an operator acts (the Mail page says why). */
+const mailFacts = ({ failedMail }: Dashboard) =>
+  html`!${detailList([['Failed messages', failedMail]])}
+    <p>
+      !${link('/console/mail?status=failed', failedMail > 0 ? 'See the failed messages and why' : 'The mail outbox')}
+    </p>`;
 
 const partnersTable = (rows: PartnerSummary[]) =>
   dataTable(

@@ -14,9 +14,20 @@ export interface QueuedJob<T> {
 }
 
 export type JobHandler<T> = (job: QueuedJob<T>) => Promise<void>;
+
+/**
+ * Reported for a job that could not run yet because of another job (an earlier message about the same donation still
+ * on its way): the job is put back in the queue, due in `seconds`, without counting a try of its retries.
+ */
+export class JobDeferred extends Error {
+  constructor(readonly seconds: number) {
+    super(`deferred for ${seconds} s`);
+  }
+}
+
 /**
  * Runs a batch of jobs together; resolves with the jobs that failed (by id), which are retried on their own while the
- * others complete. Throwing fails the whole batch.
+ * others complete, and those deferred (JobDeferred). Throwing fails the whole batch.
  */
 export type BatchHandler<T> = (jobs: QueuedJob<T>[]) => Promise<Map<string, Error>>;
 
@@ -126,7 +137,19 @@ export class QueueWorkers {
   }
 
   private async failEach(queue: QueueName, failed: Map<string, Error>) {
-    for (const [jobId, err] of failed) await this.boss.fail(queue, jobId, { message: err.message });
+    const deferred = new Map<number, string[]>();
+    for (const [jobId, err] of failed) {
+      if (err instanceof JobDeferred) deferred.set(err.seconds, [...(deferred.get(err.seconds) ?? []), jobId]);
+      else await this.boss.fail(queue, jobId, { message: err.message });
+    }
+    // Back to 'created' with started_on cleared: pg-boss counts a retry when it fetches a job that had started.
+    for (const [seconds, ids] of deferred)
+      await databaseExecutor(this.database).executeSql(
+        `update ${QUEUE_SCHEMA}.job set state = 'created', started_on = null,
+           start_after = now() + make_interval(secs => $3)
+         where name = $1 and id = any($2::uuid[]) and state = 'active'`,
+        [queue, ids, seconds],
+      );
   }
 
   /**
@@ -174,6 +197,9 @@ export class QueueWorkers {
       await this.failEach(queue, failed);
       const done = jobs.filter((job) => !failed.has(job.id)).map((job) => job.id);
       if (done.length > 0) await this.boss.complete(queue, done);
+      // Every job deferred: what they wait for runs elsewhere (another worker, a retry not due); fetching them again
+      // at once (`now` ignores their start) would only spin.
+      if ([...failed.values()].filter((err) => err instanceof JobDeferred).length === jobs.length) return ran;
     }
   }
 }

@@ -73,6 +73,43 @@ export function lockMessages(trx: Kysely<DB>, ids: readonly string[]): Promise<M
     .execute();
 }
 
+/** A message not sent yet (pending: waiting or on the wire; held), as the order of its `about` needs it. */
+export interface UnsentMessage {
+  id: string;
+  about: string;
+  seq: string;
+  status: 'pending' | 'held';
+}
+
+/**
+ * The messages about these things that are neither sent nor failed, other than those of `except` (a batch's own):
+ * a message may leave only once every earlier one about the same thing has (docs/decisions/0057-mail-about-one-thing-in-order.md).
+ */
+export function unsentAbout(
+  trx: Kysely<DB>,
+  abouts: readonly string[],
+  except: readonly string[],
+): Promise<UnsentMessage[]> {
+  if (abouts.length === 0) return Promise.resolve([]);
+  return trx
+    .selectFrom('mail_outbox')
+    .select(['id', 'about', 'seq', 'status'])
+    .where('about', '=', sql<string>`any(${[...abouts]}::text[])`)
+    .where('status', 'in', ['pending', 'held'])
+    .where('id', '<>', sql<string>`all(${[...except]}::uuid[])`)
+    .execute() as Promise<UnsentMessage[]>;
+}
+
+/** Takes back the attempt counted for messages that were not tried after all (an earlier one was not accepted). */
+export async function uncountAttempts(db: Kysely<DB>, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('mail_outbox')
+    .set({ attempts: sql<number>`greatest(attempts - 1, 0)`, updated_at: sql<Date>`now()` })
+    .where('id', '=', sql<string>`any(${[...ids]}::uuid[])`)
+    .execute();
+}
+
 /** What an attempt decided for one message of a batch: bodies rendered now (if any), and its status. */
 export interface AttemptDecision {
   id: string;

@@ -54,7 +54,9 @@ export async function importStatement(
   request: StatementImport,
 ): Promise<ImportResult> {
   const { format, layout, parsed } = parse(request);
-  if (parsed.problems.length === 0 && parsed.lines.length === 0 && parsed.skipped === 0)
+  // Pending entries are left out, so a file of nothing else brings no bank line: refused as a header-only CSV is,
+  // rather than stored, audited and matched as an empty statement.
+  if (parsed.problems.length === 0 && parsed.lines.length === 0)
     parsed.problems.push({ row: 'file', field: '(file)', message: 'holds no bank lines' });
   if (parsed.problems.length > 0) throw new ImportRejectedError(request.fileName, parsed.problems);
   const hash = sha256(request.content);

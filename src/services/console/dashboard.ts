@@ -4,6 +4,7 @@ import {
   type DailyDonations,
   type RejectionCount,
 } from '../../infrastructure/repositories/console-dashboard.js';
+import { countByStatus } from '../../infrastructure/repositories/mail-outbox.js';
 import type { BatchEntryRow } from '../../infrastructure/repositories/remittance-reports.js';
 import { reversalFigures, type ReversalFigures } from '../../infrastructure/repositories/reversal-admin.js';
 import type { OperatorContext } from '../operators/context.js';
@@ -20,6 +21,8 @@ export interface Dashboard {
   rejections: RejectionCount[];
   /** Reversals made in the days shown (count, AUD), and everything owed back now (docs/reversals.md). */
   reversals: ReversalFigures;
+  /** Messages of the mail outbox that failed for good (docs/receipts.md, "Delivery"): a donor never got them. */
+  failedMail: number;
 }
 
 const DASHBOARD_DAYS = 14;
@@ -30,7 +33,7 @@ export async function loadDashboard(ctx: OperatorContext): Promise<Dashboard> {
   const from = new Date(today.getTime() - (DASHBOARD_DAYS - 1) * DAY_MS);
   const days = Array.from({ length: DASHBOARD_DAYS }, (_, i) => isoDay(new Date(from.getTime() + i * DAY_MS)));
   const exceptionsFrom = new Date(today.getTime() - 30 * DAY_MS);
-  const [donations, partners, accepted, processing, recentExceptions, rejections, reversals] = await Promise.all([
+  const [donations, partners, accepted, processing, recentExceptions, rejections, reversals, mail] = await Promise.all([
     donationsPerDay(ctx.db, from),
     listPartners(ctx),
     listRemittanceBatches(ctx, { status: 'accepted', range: {}, limit: 20 }),
@@ -38,6 +41,7 @@ export async function loadDashboard(ctx: OperatorContext): Promise<Dashboard> {
     listRemittanceEntries(ctx, { exceptionsOnly: true, range: { from: exceptionsFrom }, limit: 10 }),
     rejectionsSince(ctx.db, days[days.length - 7]!),
     reversalFigures(ctx.db, from),
+    countByStatus(ctx.db),
   ]);
   return {
     days,
@@ -47,6 +51,7 @@ export async function loadDashboard(ctx: OperatorContext): Promise<Dashboard> {
     recentExceptions,
     rejections,
     reversals,
+    failedMail: mail.failed ?? 0,
   };
 }
 

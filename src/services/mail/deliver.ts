@@ -7,9 +7,12 @@ import {
   lockMessages,
   markSent,
   recordDecisions,
+  uncountAttempts,
+  unsentAbout,
   updateMessage,
   type AttemptDecision,
 } from '../../infrastructure/repositories/mail-outbox.js';
+import { HELD_BEHIND_EARLIER, OrderGates, bySeq, chainsOf } from './order.js';
 import type { MailAttachment, MailContent } from './outbox.js';
 
 export interface MailDeps {
@@ -34,6 +37,8 @@ export interface BatchOutcome {
   failed: number;
   /** Jobs to try again later (by job id): their message could not be sent this time. */
   retry: Map<string, Error>;
+  /** Jobs whose message waits for an earlier one about the same thing: back in the queue, no try counted. */
+  deferred: Set<string>;
 }
 
 /** Where a message may go under the settings: its recipient in production, the QA inbox elsewhere, or nowhere. */
@@ -57,35 +62,57 @@ interface Ready {
 
 /**
  * One attempt at each message of a batch. First, in one short transaction: messages sent or failed are left
- * alone; those that cannot go anywhere under the settings are held; the others are rendered if they never were
- * (then they never change) and their attempt counted, all in one statement. Then they are sent together, over the
- * transport's pooled connections, each with a Message-ID of its own that every attempt repeats, and those accepted
- * are recorded sent in one statement. A 5xx answer fails a message for good; any other failure retries its job,
- * with backoff, until its last attempt. A crash between the server's acceptance and that record sends those
+ * alone; those that cannot go anywhere under the settings are held; those behind an earlier message about the same
+ * thing that is not sent yet wait (their job deferred) or are held with it; the others are rendered if they never
+ * were (then they never change) and their attempt counted, all in one statement. Then they are sent, over the
+ * transport's pooled connections, each with a Message-ID of its own that every attempt repeats: messages about one
+ * thing one after the other in the order they were written, a message after the server accepted the one before
+ * (services/mail/order.ts); the others side by side. Those accepted are recorded sent in one statement. A 5xx answer
+ * fails a message for good; any other failure retries its job, with backoff, until its last attempt, and the later
+ * messages about the same thing wait for it. A crash between the server's acceptance and that record sends those
  * messages again with the same Message-ID (docs/receipts.md, "Delivery").
  */
 export async function deliverBatch(deps: MailDeps, jobs: readonly DeliveryJob[]): Promise<BatchOutcome> {
-  const outcome: BatchOutcome = { sent: 0, held: 0, failed: 0, retry: new Map() };
+  const outcome: BatchOutcome = { sent: 0, held: 0, failed: 0, retry: new Map(), deferred: new Set() };
   const ready = await deps.db.transaction().execute((trx) => prepare(trx, deps, jobs, outcome));
-  const results = await Promise.allSettled(ready.map((r) => send(deps, r)));
   const sent: { id: string; to: string }[] = [];
-  for (const [i, result] of results.entries()) {
-    const { job, message, to } = ready[i]!;
-    if (result.status === 'fulfilled') {
-      sent.push({ id: message.id, to });
-      continue;
+  const untried: Ready[] = [];
+  const sendChain = async (chain: Ready[]) => {
+    for (const [i, item] of chain.entries()) {
+      const failure = await send(deps, item).then(
+        () => null,
+        (reason: unknown) => ({ reason }),
+      );
+      if (failure === null) {
+        sent.push({ id: item.message.id, to: item.to });
+        continue;
+      }
+      if (await recordFailure(deps, item, failure.reason, outcome)) continue;
+      untried.push(...chain.slice(i + 1));
+      return;
     }
-    const final = isPermanentFailure(result.reason) || job.retryCount >= job.retryLimit;
-    await updateMessage(deps.db, message.id, {
-      last_error: describeFailure(result.reason),
-      ...(final ? { status: 'failed' } : {}),
-    });
-    if (final) outcome.failed += 1;
-    else outcome.retry.set(job.id, result.reason as Error);
-  }
+  };
+  await Promise.all(chainsOf(ready).map(sendChain));
   await markSent(deps.db, sent, new Date());
+  await uncountAttempts(
+    deps.db,
+    untried.map((item) => item.message.id),
+  );
+  for (const item of untried) outcome.deferred.add(item.job.id);
   outcome.sent = sent.length;
   return outcome;
+}
+
+/** Records a refused message: failed for good (true), or its job to retry (false). */
+async function recordFailure(deps: MailDeps, { job, message }: Ready, reason: unknown, outcome: BatchOutcome) {
+  const final = isPermanentFailure(reason) || job.retryCount >= job.retryLimit;
+  await updateMessage(deps.db, message.id, {
+    last_error: describeFailure(reason),
+    ...(final ? { status: 'failed' } : {}),
+  });
+  if (final) outcome.failed += 1;
+  else outcome.retry.set(job.id, reason as Error);
+  return final;
 }
 
 async function prepare(
@@ -95,13 +122,21 @@ async function prepare(
   outcome: BatchOutcome,
 ): Promise<Ready[]> {
   const jobOf = new Map(jobs.map((job) => [job.messageId, job]));
-  const live = (await lockMessages(trx, [...jobOf.keys()])).filter((m) => m.status !== 'sent' && m.status !== 'failed');
+  const locked = await lockMessages(trx, [...jobOf.keys()]);
+  const live = bySeq(
+    locked.filter((m) => m.status !== 'sent' && m.status !== 'failed'),
+    (m) => m.seq,
+  );
+  const abouts = [...new Set(live.flatMap((m) => (m.about === null ? [] : [m.about])))];
+  const gates = new OrderGates(await unsentAbout(trx, abouts, [...jobOf.keys()]));
   const sending = (m: MailMessage) => 'to' in destinationOf(deps.policy, m.recipient, deps.transport !== null);
+  // Messages behind an earlier one outside the batch are not rendered for nothing.
+  const free = live.filter((m) => gates.outsideGate(m) === null);
   const composed = new Map([
-    ...(await deps.content.compose(trx, live.filter(sending))),
+    ...(await deps.content.compose(trx, free.filter(sending))),
     ...(await deps.content.compose(
       trx,
-      live.filter((m) => !sending(m) && m.subject === null),
+      free.filter((m) => !sending(m) && m.subject === null),
       { bodiesOnly: true },
     )),
   ]);
@@ -109,14 +144,22 @@ async function prepare(
   const ready: Ready[] = [];
   for (const message of live) {
     const job = jobOf.get(message.id)!;
+    const gate = gates.gate(message);
+    if (gate === 'wait') {
+      outcome.deferred.add(job.id);
+      continue;
+    }
     const content = composed.get(message.id) ?? { rendered: null, attachments: [] };
     if (content instanceof Error) {
       outcome.retry.set(job.id, content);
+      gates.stop(message, 'wait');
       continue;
     }
     const destination = destinationOf(deps.policy, message.recipient, deps.transport !== null);
-    if ('held' in destination) {
-      decisions.push({ id: message.id, rendered: content.rendered, status: 'held', heldBecause: destination.held });
+    if (gate === 'hold' || 'held' in destination) {
+      const heldBecause = 'held' in destination ? destination.held : HELD_BEHIND_EARLIER;
+      decisions.push({ id: message.id, rendered: content.rendered, status: 'held', heldBecause });
+      gates.stop(message, 'hold');
       outcome.held += 1;
       continue;
     }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { MailPolicy } from '../../config/mail.js';
 import type { Database } from '../../infrastructure/db/connect.js';
 import type { JobQueue, QueuedJob } from '../../infrastructure/queue/job-queue.js';
+import { JobDeferred } from '../../infrastructure/queue/job-workers.js';
 import { MAIL_DELIVERY_QUEUE, MAIL_HEARTBEAT_SECONDS } from '../../infrastructure/queue/queues.js';
 import { smtpTransport, type MailTransport } from '../../infrastructure/mail/smtp.js';
 import { releaseHeld } from '../../infrastructure/repositories/mail-outbox.js';
@@ -77,8 +78,9 @@ export class MailDeliveryWorker {
       this.log?.warn({ messages: jobs.length, err: (err as { code?: string }).code }, 'mail delivery failed; retrying');
       throw err;
     });
-    const { sent, held, failed, retry } = outcome;
-    if (sent + held + failed > 0) this.log?.info({ sent, held, failed, retrying: retry.size }, 'mail delivery');
+    const { sent, held, failed, retry, deferred } = outcome;
+    if (sent + held + failed + deferred.size > 0)
+      this.log?.info({ sent, held, failed, retrying: retry.size, waiting: deferred.size }, 'mail delivery');
     for (const job of jobs.filter((j) => retry.has(j.id)))
       this.log?.warn(
         {
@@ -88,6 +90,11 @@ export class MailDeliveryWorker {
         },
         'mail delivery failed; retrying',
       );
+    // A message behind an earlier one about the same thing that is still on its way: back in the queue, due soon.
+    for (const id of deferred) retry.set(id, new JobDeferred(WAIT_FOR_EARLIER_SECONDS));
     return retry;
   }
 }
+
+/** How long a message behind an earlier one still on the wire (a second or so) waits before it is taken again. */
+const WAIT_FOR_EARLIER_SECONDS = 1;
