@@ -10,24 +10,12 @@ export interface OpenLineRow {
   tokens: string[];
 }
 
-/** Credit lines that pay nothing at the moment. */
+/** Credit lines that pay nothing at the moment: the work list of open lines (migration 040), not the history. */
 export async function unmatchedCreditLines(db: Kysely<DB>): Promise<OpenLineRow[]> {
   return db
-    .selectFrom('bank_lines as l')
-    .select(['l.id', 'l.booked_on', 'l.amount_cents', 'l.tokens'])
-    .where('l.credit', '=', true)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('bank_match_lines as ml')
-            .select(sql`1`.as('one'))
-            .whereRef('ml.line_id', '=', 'l.id')
-            .where('ml.active', '=', true),
-        ),
-      ),
-    )
-    .orderBy('l.id')
+    .selectFrom('bank_open_lines')
+    .select(['line_id as id', 'booked_on', 'amount_cents', 'tokens'])
+    .orderBy('line_id')
     .execute();
 }
 
