@@ -31,6 +31,8 @@ export interface ConnectOptions {
    */
   poolMode?: PoolMode;
   logger?: Pick<Logger, 'error' | 'warn'>;
+  /** Called with each new PostgreSQL connection, after the settings above apply: tests that read statements' plans. */
+  onConnect?: (client: pg.PoolClient) => void;
 }
 
 // bigint columns (and bigint[]) hold cents and counts far below 2^53: read them as numbers, as PGlite does.
@@ -75,6 +77,7 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
     // A statement prepared on one server session is unknown to (or already exists on) the next one the pooler picks.
     if (pooled) keepTimeoutPerTransaction(client, statementTimeoutMs);
     else prepareRepeatedStatements(client, { max: options.preparedStatementsMax ?? 200 });
+    options.onConnect?.(client);
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   const location = redactUrl(url);
