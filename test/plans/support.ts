@@ -9,7 +9,7 @@ import { postgresTemplate } from '../helpers/templates.js';
  */
 
 /** Tables that grow with every donation, batch, statement, event or operator action, and are never emptied. */
-export const GROWING_TABLES = [
+const GROWING_TABLES = [
   'donations',
   'donation_settlements',
   'remittance_batches',
