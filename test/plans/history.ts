@@ -75,6 +75,7 @@ export async function seedHistory(
            'donation:' || r.donation_reference_id, 'sent', 1, r.donor_email, r.issued_at, r.issued_at, r.issued_at
     from receipts r where r.number like 'H-%'`.execute(db);
   await seedEvents(db, owner, size.donations);
+  await seedDebits(db, owner, size.donations);
   await seedBankHistory(db, size);
   await sql`
     insert into audit_log (at, actor, action, subject, details)
@@ -131,4 +132,22 @@ async function seedBankHistory(db: Kysely<DB>, size: HistorySize) {
     select ${id}, ('00000000-0000-4000-8000-' || lpad(to_hex((i - 1) / ${per} + 1), 12, '0'))::uuid,
            (i - 1) % ${per}, 1000 + i % 5000
     from generate_series(1, ${lines}) i`.execute(db);
+}
+
+/** One-off debits collected long ago, on one mandate: what the look for due debits must not read. */
+async function seedDebits(db: Kysely<DB>, owner: { partnerId: string; environment: string }, count: number) {
+  const { partnerId, environment: env } = owner;
+  await sql`
+    insert into mandates (id, partner_id, environment, channel, account_id, fundraiser_id, fundraiser_first_name,
+                          fundraiser_last_name, fundraiser_email, provider, status, correlation_id)
+    select 'MDT-H', ${partnerId}::uuid, ${env}, 'Storefront App', a.id, '10000001', 'Hist', 'Donor',
+           'hist@example.com', 'simulator', 'active', gen_random_uuid()
+    from accounts a where a.member_number = '10000001'`.execute(db);
+  await sql`
+    insert into debits (id, partner_id, environment, is_live, mandate_id, transaction_id, amount_cents, due_date,
+                        status, attempts, queued_attempt, correlation_id, settled_at, created_at, updated_at)
+    select 'DBT-H' || i, ${partnerId}::uuid, ${env}, false, 'MDT-H', 'DTX-H' || i, 1000 + i % 5000,
+           to_char(t, 'YYYY-MM-DD'), 'succeeded', 1, 1, 'h', t, t, t
+    from generate_series(1, ${sql.lit(count)}) i,
+         lateral (select now() - interval '1 day' - (${sql.lit(count)} - i) * ${SPACING} as t) ts`.execute(db);
 }

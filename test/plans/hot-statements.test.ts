@@ -75,6 +75,12 @@ describe.skipIf(skipped !== null)(`plans on a seeded history${skipped ? ` (skipp
     ]);
     const plans = await recorded(() => t.reconcile(), 5);
     expect(scansOfGrowingTables(plans)).toEqual([]);
+    // Settled, receipted, mailed and told: each of those statements was among the plans read.
+    for (const table of ['donation_settlements', 'receipts', 'mail_outbox', 'webhook_events'])
+      expect(
+        plans.some((plan) => new RegExp(`\\b${table}\\b`).test(plan.text)),
+        table,
+      ).toBe(true);
   }, 60_000);
 
   it('bank matching: a statement imported and matched automatically, the open lines listed', async () => {
@@ -95,6 +101,11 @@ describe.skipIf(skipped !== null)(`plans on a seeded history${skipped ? ` (skipp
     expect(scansOfGrowingTables(plans)).toEqual([]);
     // The automatic rule's pairs and the suggestions' lines were among them: both read the open lines only.
     expect(plans.filter((plan) => plan.text.includes('bank_open_lines')).length).toBeGreaterThanOrEqual(3);
+  }, 60_000);
+
+  it('recurring donations: the look for due plans and debits', async () => {
+    const plans = await recorded(() => t.recurring.scan(), 2);
+    expect(scansOfGrowingTables(plans)).toEqual([]);
   }, 60_000);
 
   it("operators: the console's dashboard and the audit log", async () => {
