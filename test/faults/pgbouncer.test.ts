@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase } from '../../src/infrastructure/db/connect.js';
+import { connectDatabase, type Database } from '../../src/infrastructure/db/connect.js';
 import { migrate } from '../../src/infrastructure/db/migrate.js';
 import { JobQueue } from '../../src/infrastructure/queue/job-queue.js';
 import { ReconciliationWorker } from '../../src/services/reconciliation/worker.js';
@@ -163,3 +163,44 @@ describe.skipIf(skipped !== null)(
     }, 240_000);
   },
 );
+
+// Without a pooler (PostgreSQL only): what the rewritten statements answer is what they answered before.
+describe.runIf(usingPostgres())('DB_POOL_MODE=transaction on a direct connection', () => {
+  it('answers as session mode does: rows, counts, scripts, transactions', async () => {
+    const scratch = await createScratchPostgresDatabase(process.env.TEST_DATABASE_URL!, 'fx_poolmode');
+    const open = (poolMode: 'session' | 'transaction') =>
+      connectDatabase({ databaseUrl: scratch.url, poolMode, poolMax: 2, statementTimeoutMs: 5000 });
+    const [session, pooled] = [await open('session'), await open('transaction')];
+    try {
+      const answers = async (database: Database) => {
+        const { db } = database;
+        await sql`create table if not exists pool_mode_probe (n integer)`.execute(db);
+        await sql`truncate pool_mode_probe`.execute(db);
+        const inserted = await sql`insert into pool_mode_probe select generate_series(1, ${3})`.execute(db);
+        const rows = (await sql<{ n: number }>`select n from pool_mode_probe order by n`.execute(db)).rows;
+        const script = await database.runScript('select 1 as a; select 2 as b');
+        const single = await database.runScript('select 3 as c');
+        const inTransaction = await db
+          .transaction()
+          .execute(
+            async (trx) =>
+              (await sql<{ s: string }>`select current_setting('statement_timeout') as s`.execute(trx)).rows,
+          );
+        // Outside a transaction too, with and without parameters.
+        const alone = [
+          (await sql<{ s: string }>`select current_setting('statement_timeout') as s`.execute(db)).rows,
+          (await sql<{ s: string }>`select current_setting(${'statement_timeout'}) as s`.execute(db)).rows,
+        ];
+        return { inserted: inserted.numAffectedRows, rows, script, single, inTransaction, alone };
+      };
+      const expected = await answers(session);
+      expect(expected.inTransaction).toEqual([{ s: '5s' }]);
+      expect(expected.alone).toEqual([[{ s: '5s' }], [{ s: '5s' }]]);
+      expect(await answers(pooled)).toEqual(expected);
+    } finally {
+      await session.close();
+      await pooled.close();
+      await scratch.drop();
+    }
+  });
+});
