@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importStatement } from '../../src/services/bank-statements/import-statement.js';
-import { bankLines } from '../../src/services/bank-statements/listings.js';
+import { bankLines, bankMatches, openSuggestions, unpaidEntries } from '../../src/services/bank-statements/listings.js';
 import { loadDashboard } from '../../src/services/console/dashboard.js';
 import { listAudit } from '../../src/services/operators/audit.js';
 import { camt053, dayOf, operatorOf, settingsOf } from '../bank-statements/support.js';
@@ -51,6 +51,8 @@ describe.skipIf(skipped !== null)(`plans on a seeded history${skipped ? ` (skipp
 
   it('the partner API: a donation and its replay, a batch and its report, the lists by page', async () => {
     const plans = await recorded(async () => {
+      const found = await t.get('/fundraisers', { query: { channel: 'Storefront App', id: '10000001' } });
+      expect(found.statusCode).toBe(200);
       const body = donationBody({ amount: '12.00' });
       expect((await t.post('/donations', body)).statusCode).toBe(200);
       expect((await t.post('/donations', body)).statusCode).toBe(200);
@@ -97,6 +99,9 @@ describe.skipIf(skipped !== null)(`plans on a seeded history${skipped ? ` (skipp
       const result = await importStatement(ops, settingsOf(t), { fileName: 'plans.xml', content });
       expect(result).toMatchObject({ automatic: 1 });
       expect(await bankLines(ops, settingsOf(t), { unmatched: true, limit: 50 })).toHaveLength(1);
+      await bankMatches(ops, 50);
+      await openSuggestions(ops, 50);
+      await unpaidEntries(ops, settingsOf(t), 50);
     }, 5);
     expect(scansOfGrowingTables(plans)).toEqual([]);
     // The automatic rule's pairs and the suggestions' lines were among them: both read the open lines only.
