@@ -12,6 +12,7 @@ import { usingPostgres } from '../helpers/database.js';
 import { hasPgBouncer, PGBOUNCER, startPgBouncer, type PgBouncer } from '../helpers/pgbouncer.js';
 import { createScratchPostgresDatabase } from '../helpers/scratch-postgres.js';
 import { postgresTemplate } from '../helpers/templates.js';
+import { startServerProcess } from '../helpers/server-process.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { bankReference, donate, postBatch, report, settlementsOf, waitUntil } from '../reconciliation/support.js';
 
@@ -130,6 +131,16 @@ describe.skipIf(skipped !== null)(
       };
       expect(await shown(pooledUrl)).toBe(await shown(directUrl));
     }, 30_000);
+
+    it('starts the service itself through the pooler: migrations, demo data, the job queue, then ready', async () => {
+      const server = startServerProcess({ DATABASE_URL: pooledUrl, DB_POOL_MODE: 'transaction', APP_ENV: 'sit' });
+      cleanups.push(() => server.kill());
+      const { base } = await server.ready;
+      const origin = new URL(base).origin;
+      expect((await fetch(`${origin}/readyz`)).status).toBe(200);
+      expect(await server.kill('SIGTERM')).toBe(0);
+      expect(server.output().stderr).not.toMatch(/error/i);
+    }, 120_000);
 
     it('runs fundraiser-admin several times in a row through the pooler', async () => {
       const env = {
