@@ -43,6 +43,7 @@ export function openDatabase(config: Config, options: { poolMax?: number; logger
     connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
     preparedStatementsMax: config.DB_PREPARED_STATEMENTS,
+    poolMode: config.DB_POOL_MODE,
     ...(options.logger ? { logger: options.logger } : {}),
   });
 }

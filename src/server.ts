@@ -43,8 +43,11 @@ async function main() {
     queue: {
       maintenance: true,
       maintenanceIntervalSeconds: config.DATABASE_URL ? 2 : 10,
-      // On PostgreSQL, jobs enqueued by other instances (or the CLI) wake this one's idle workers at once.
-      listenUrl: config.DATABASE_URL,
+      // On PostgreSQL, jobs enqueued by other instances (or the CLI) wake this one's idle workers at once; behind a
+      // pooler in transaction mode, within a second (docs/decisions/0075-behind-a-transaction-pooler.md).
+      ...(config.DB_POOL_MODE === 'transaction' && config.DATABASE_URL
+        ? { wakePollMs: 1000 }
+        : { listenUrl: config.DATABASE_URL }),
       finishedJobRetentionSeconds: config.FINISHED_JOB_RETENTION_HOURS * 3600,
       archiveRetentionDays: config.JOB_ARCHIVE_RETENTION_DAYS,
       onError: (err) => log.warn({ err: err.message }, 'job queue error'),

@@ -146,6 +146,8 @@ describe('rejecting and undoing', () => {
     expect(await suggestionFor([lineId!])).toEqual([]);
     const unpaid = await unpaidEntries(ops(), settingsOf(t), 1000);
     expect(unpaid.find((e) => e.batchId === batchId)).toMatchObject({ bankReferenceId: ref, amountCents: 1_900 });
+    const open = await bankLines(ops(), settingsOf(t), { unmatched: true, limit: 1000 });
+    expect(open.filter((l) => l.id === lineId)).toMatchObject([{ matchId: null }]);
     await expect(unmatch(ops(), settingsOf(t), line!.matchId!, 'again')).rejects.toThrow(/already undone/);
   });
 

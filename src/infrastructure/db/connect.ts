@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { connectEmbedded } from './embedded.js';
 import { prepareRepeatedStatements } from './prepared-statements.js';
+import { keepTimeoutPerTransaction } from './transaction-pooling.js';
 import type { Database } from './database.js';
 import type { DB } from './schema.js';
 import { pingDatabase } from './with-timeout.js';
@@ -23,7 +24,15 @@ export interface ConnectOptions {
   statementTimeoutMs?: number;
   /** Statements each PostgreSQL connection keeps prepared (prepared-statements.ts); 0 none. Default 200. */
   preparedStatementsMax?: number;
+  /**
+   * `transaction`: the URL is a pooler in transaction mode (PgBouncer pool_mode=transaction), where a connection's
+   * session lasts one transaction: no startup parameters, the statement timeout set in each transaction, no named
+   * statements (docs/decisions/0075-behind-a-transaction-pooler.md). Default `session`.
+   */
+  poolMode?: PoolMode;
   logger?: Pick<Logger, 'error' | 'warn'>;
+  /** Called with each new PostgreSQL connection, after the settings above apply: tests that read statements' plans. */
+  onConnect?: (client: pg.PoolClient) => void;
 }
 
 // bigint columns (and bigint[]) hold cents and counts far below 2^53: read them as numbers, as PGlite does.
@@ -39,6 +48,8 @@ const pgTypes = {
   },
 };
 
+export type PoolMode = 'session' | 'transaction';
+
 export async function connectDatabase(options: ConnectOptions): Promise<Database> {
   return options.databaseUrl
     ? connectPostgres(options.databaseUrl, options)
@@ -46,12 +57,15 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
 }
 
 function connectPostgres(url: string, options: ConnectOptions): Database {
+  const statementTimeoutMs = options.statementTimeoutMs ?? 15000;
+  const pooled = options.poolMode === 'transaction';
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolMax ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 3000,
-    statement_timeout: options.statementTimeoutMs ?? 15000,
-    query_timeout: (options.statementTimeoutMs ?? 15000) + 1000,
+    // A startup parameter of the session; PgBouncer refuses it ("unsupported startup parameter").
+    ...(pooled ? {} : { statement_timeout: statementTimeoutMs }),
+    query_timeout: statementTimeoutMs + 1000,
     idleTimeoutMillis: 30_000,
     types: pgTypes,
   });
@@ -60,7 +74,10 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
   pool.on('error', (err) => options.logger?.warn({ err: err.message }, 'idle database connection lost'));
   pool.on('connect', (client) => {
     client.on('error', (err) => options.logger?.warn({ err: err.message }, 'database connection lost'));
-    prepareRepeatedStatements(client, { max: options.preparedStatementsMax ?? 200 });
+    // A statement prepared on one server session is unknown to (or already exists on) the next one the pooler picks.
+    if (pooled) keepTimeoutPerTransaction(client, statementTimeoutMs);
+    else prepareRepeatedStatements(client, { max: options.preparedStatementsMax ?? 200 });
+    options.onConnect?.(client);
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   const location = redactUrl(url);

@@ -5,6 +5,7 @@ import type { Timestamp } from './column-types.js';
 export interface BankTables {
   bank_statements: BankStatementsTable;
   bank_lines: BankLinesTable;
+  bank_open_lines: BankOpenLinesTable;
   bank_matches: BankMatchesTable;
   bank_match_lines: BankMatchLinksTable;
   bank_match_entries: BankMatchEntriesTable;
@@ -42,6 +43,15 @@ export interface BankLinesTable {
   tokens: string[];
   dedupe_key: string;
   imported_at: Generated<Date>;
+}
+
+/** The credit lines that pay nothing at the moment, kept by triggers (migration 040). */
+export interface BankOpenLinesTable {
+  line_id: Int8;
+  booked_on: string;
+  amount_cents: Int8;
+  tokens: string[];
+  never_matched: boolean;
 }
 
 export interface BankMatchesTable {

@@ -4,6 +4,7 @@ import { QUEUE_SCHEMA } from './enqueue.js';
 import { QUEUE_POLICIES, type QueueName, type QueuePolicy } from './queues.js';
 import { databaseExecutor, type TrackedExecutor } from './sql-executor.js';
 import { wakeInProcess, WakeListener } from './wakeups.js';
+import { WakePoller } from './wake-poller.js';
 import { QueueWorkers, type BatchHandler, type JobHandler, type WorkOptions } from './job-workers.js';
 
 export type { BatchHandler, JobHandler, QueuedJob, WorkOptions } from './job-workers.js';
@@ -36,6 +37,11 @@ export interface JobQueueOptions {
    * database, where the only process wakes its workers itself.
    */
   listenUrl?: string;
+  /**
+   * Instead of listening (behind a pooler in transaction mode, where LISTEN cannot work): ask this often which
+   * queues have a job due, and wake their idle workers (wake-poller.ts).
+   */
+  wakePollMs?: number;
   /** Policy overrides, e.g. tests that need an expiry of seconds rather than minutes. */
   policies?: Partial<Record<QueueName, Partial<QueuePolicy>>>;
   onError?: (err: Error) => void;
@@ -52,6 +58,7 @@ export class JobQueue {
   private readonly executor: TrackedExecutor;
   private readonly runners: QueueWorkers;
   private listener: WakeListener | null = null;
+  private poller: WakePoller | null = null;
   private stopListeningInProcess: (() => Promise<void>) | null = null;
 
   /** Touches no database until `start()`. */
@@ -113,6 +120,15 @@ export class JobQueue {
         options.onError,
       );
       await this.listener.start();
+    } else if (options.wakePollMs) {
+      this.poller = new WakePoller(
+        this.database,
+        options.wakePollMs,
+        () => this.runners.queues(),
+        (queue) => this.wake(queue as QueueName),
+        options.onError,
+      );
+      this.poller.start();
     }
   }
 
@@ -190,6 +206,8 @@ export class JobQueue {
   async stop(timeoutMs = 5000): Promise<void> {
     await this.listener?.stop();
     this.listener = null;
+    await this.poller?.stop();
+    this.poller = null;
     // A database already closed, or gone, has nobody listening any more.
     await this.stopListeningInProcess?.().catch(() => undefined);
     this.stopListeningInProcess = null;

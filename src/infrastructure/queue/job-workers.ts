@@ -112,6 +112,11 @@ export class QueueWorkers {
     for (const id of this.workers.get(queue) ?? []) this.boss.notifyWorker(id);
   }
 
+  /** The queues this process works. */
+  queues(): QueueName[] {
+    return [...this.workers.keys()];
+  }
+
   wakeAll(): void {
     for (const queue of this.workers.keys()) this.wake(queue);
   }

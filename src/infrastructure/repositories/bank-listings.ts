@@ -16,14 +16,17 @@ export interface LineRow {
   match_id: string | null;
 }
 
-/** Newest first; `unmatched`: credit lines that pay nothing, oldest first (the longest waiting). */
+/**
+ * Newest first; `unmatched`: credit lines that pay nothing (the work list of open lines, migration 040), oldest
+ * first (the longest waiting).
+ */
 export async function listLines(db: Kysely<DB>, options: { unmatched: boolean; limit: number }): Promise<LineRow[]> {
   const { rows } = await sql<LineRow>`
     select l.id, s.file_name, l.line_no, l.account, l.booked_on, l.credit, l.amount_cents, l.description, l.reference,
            (select ml.match_id from bank_match_lines ml where ml.line_id = l.id and ml.active) as match_id
-    from bank_lines l join bank_statements s on s.id = l.statement_id
-    where ${options.unmatched ? sql`l.credit and not exists (select 1 from bank_match_lines ml where ml.line_id = l.id and ml.active)` : sql`true`}
-    order by ${options.unmatched ? sql`l.booked_on, l.id` : sql`l.booked_on desc, l.id desc`}
+    from ${options.unmatched ? sql`bank_open_lines o join bank_lines l on l.id = o.line_id` : sql`bank_lines l`}
+    join bank_statements s on s.id = l.statement_id
+    order by ${options.unmatched ? sql`o.booked_on, o.line_id` : sql`l.booked_on desc, l.id desc`}
     limit ${options.limit}`.execute(db);
   return rows;
 }

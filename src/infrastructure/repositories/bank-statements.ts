@@ -99,7 +99,7 @@ export async function insertNewLines(db: Kysely<DB>, statementId: string, chunks
   await db.updateTable('bank_statements').set({ lines_added: added }).where('id', '=', statementId).execute();
   // Matching plans its joins from the table's statistics, which a large import in this very transaction makes stale
   // (autovacuum cannot see uncommitted rows; ANALYZE in the transaction does).
-  if (added >= ANALYZE_AFTER) await sql`analyze bank_lines`.execute(db);
+  if (added >= ANALYZE_AFTER) await sql`analyze bank_lines, bank_open_lines`.execute(db);
   return added;
 }
 
@@ -140,7 +140,7 @@ export interface ReceivedEntry {
 }
 
 /**
- * The automatic rule, set-based: a credit line never matched before whose words hold exactly one open
+ * The automatic rule, set-based, over the work list of open lines (migration 040): a credit line never matched before whose words hold exactly one open
  * entry's bank reference with the same amount, that entry being held so by no other such line, pays it. Each pair
  * becomes a match with its two links. Returns how many; receivedEntries reads their entries afterwards.
  */
@@ -151,10 +151,10 @@ export async function matchByReference(trx: Kysely<DB>, at: Date): Promise<numbe
   await sql`
     create temporary table bank_pairs on commit drop as
     with words as materialized (
-      select l.id as line_id, l.amount_cents, t.token
-      from bank_lines l
-      cross join lateral unnest(l.tokens) as t(token)
-      where l.credit and not exists (select 1 from bank_match_lines ml where ml.line_id = l.id)
+      select o.line_id, o.amount_cents, t.token
+      from bank_open_lines o
+      cross join lateral unnest(o.tokens) as t(token)
+      where o.never_matched
     ),
     -- Joined on the word and the amount together: on the amount alone (many lines and entries share one), the
     -- pairs would be the product of both.

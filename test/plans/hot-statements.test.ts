@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importStatement } from '../../src/services/bank-statements/import-statement.js';
+import { bankLines, bankMatches, openSuggestions, unpaidEntries } from '../../src/services/bank-statements/listings.js';
+import { loadDashboard } from '../../src/services/console/dashboard.js';
+import { listAudit } from '../../src/services/operators/audit.js';
+import { camt053, dayOf, operatorOf, settingsOf } from '../bank-statements/support.js';
+import { usingPostgres } from '../helpers/database.js';
+import { donationBody, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { bankReference, donate, partnerOf, postBatch } from '../reconciliation/support.js';
+import { seedHistory } from './history.js';
+import {
+  DEFAULT_HISTORY,
+  openRecordedDatabase,
+  PlanRecorder,
+  scansOfGrowingTables,
+  type RecordedPlan,
+} from './support.js';
+
+/*
+ * The statements the request path and the jobs run, each explained as it runs on a database with months of history
+ * (test/plans/history.ts): none may scan a growing table from end to end, or its cost grows with the history.
+ */
+
+const skipped = usingPostgres()
+  ? null
+  : 'PostgreSQL only: set TEST_DATABASE_URL (plans are read from a server with a seeded history)';
+
+describe.skipIf(skipped !== null)(`plans on a seeded history${skipped ? ` (skipped: ${skipped})` : ''}`, () => {
+  const recorder = new PlanRecorder();
+  let database: Awaited<ReturnType<typeof openRecordedDatabase>>;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    database = await openRecordedDatabase(recorder);
+    t = await startTestApp({ database });
+    await seedHistory(t.db, await partnerOf(t.db, t.storefront.clientId), DEFAULT_HISTORY);
+  }, 180_000);
+  afterAll(async () => {
+    await t?.close();
+    await database?.dispose();
+  });
+
+  /** The statements `work` ran, having checked there were some and that EXPLAIN took each. */
+  const recorded = async (work: () => Promise<unknown>, atLeast: number): Promise<RecordedPlan[]> => {
+    const refusedBefore = recorder.refused.length;
+    const plans = await recorder.during(work);
+    expect(recorder.refused.slice(refusedBefore)).toEqual([]);
+    expect(plans.length).toBeGreaterThanOrEqual(atLeast);
+    return plans;
+  };
+
+  it('the partner API: a donation and its replay, a batch and its report, the lists by page', async () => {
+    const plans = await recorded(async () => {
+      const found = await t.get('/fundraisers', { query: { channel: 'Storefront App', id: '10000001' } });
+      expect(found.statusCode).toBe(200);
+      const body = donationBody({ amount: '12.00' });
+      expect((await t.post('/donations', body)).statusCode).toBe(200);
+      expect((await t.post('/donations', body)).statusCode).toBe(200);
+      const donation = await donate(t, '30.00');
+      const batchId = await postBatch(t, [{ bankReferenceId: bankReference(), amount: 30, donationIds: [donation] }]);
+      expect((await t.get(`/remittances/${batchId}`)).statusCode).toBe(200);
+      const page = await t.get('/remittances', { query: { limit: '20' } });
+      expect(page.statusCode).toBe(200);
+      const events = await t.get('/events', { query: { limit: '50' } });
+      expect(events.statusCode).toBe(200);
+      const last = events.json().data.items.events.at(-1).id as string;
+      expect((await t.get('/events', { query: { limit: '50', after: last } })).statusCode).toBe(200);
+    }, 10);
+    expect(scansOfGrowingTables(plans)).toEqual([]);
+  }, 60_000);
+
+  it('the reconciliation job: settlements, receipts, their mail and events', async () => {
+    const donations = [await donate(t, '10.00'), await donate(t, '20.00')];
+    await postBatch(t, [
+      { bankReferenceId: bankReference(), amount: 10, donationIds: [donations[0]!] },
+      { bankReferenceId: bankReference(), amount: 20, donationIds: [donations[1]!] },
+    ]);
+    const plans = await recorded(() => t.reconcile(), 5);
+    expect(scansOfGrowingTables(plans)).toEqual([]);
+    // Settled, receipted, mailed and told: each of those statements was among the plans read.
+    for (const table of ['donation_settlements', 'receipts', 'mail_outbox', 'webhook_events'])
+      expect(
+        plans.some((plan) => new RegExp(`\\b${table}\\b`).test(plan.text)),
+        table,
+      ).toBe(true);
+  }, 60_000);
+
+  it('bank matching: a statement imported and matched automatically, the open lines listed', async () => {
+    const ref = bankReference();
+    const donation = await donate(t, '25.00');
+    await postBatch(t, [{ bankReferenceId: ref, amount: 25, donationIds: [donation] }]);
+    await t.reconcile();
+    const ops = operatorOf(t);
+    const plans = await recorded(async () => {
+      const content = camt053([
+        { amount: '25.00', booked: dayOf(t), bankRef: 'PLAN-1', endToEndId: ref },
+        { amount: '7.00', booked: dayOf(t), bankRef: 'PLAN-2', ustrd: ['no reference here'] },
+      ]);
+      const result = await importStatement(ops, settingsOf(t), { fileName: 'plans.xml', content });
+      expect(result).toMatchObject({ automatic: 1 });
+      expect(await bankLines(ops, settingsOf(t), { unmatched: true, limit: 50 })).toHaveLength(1);
+      await bankMatches(ops, 50);
+      await openSuggestions(ops, 50);
+      await unpaidEntries(ops, settingsOf(t), 50);
+    }, 5);
+    expect(scansOfGrowingTables(plans)).toEqual([]);
+    // The automatic rule's pairs and the suggestions' lines were among them: both read the open lines only.
+    expect(plans.filter((plan) => plan.text.includes('bank_open_lines')).length).toBeGreaterThanOrEqual(3);
+  }, 60_000);
+
+  it('recurring donations: the look for due plans and debits', async () => {
+    const plans = await recorded(() => t.recurring.scan(), 2);
+    expect(scansOfGrowingTables(plans)).toEqual([]);
+  }, 60_000);
+
+  it("operators: the console's dashboard and the audit log", async () => {
+    const ops = operatorOf(t);
+    const plans = await recorded(async () => {
+      await loadDashboard(ops);
+      await listAudit(ops, { limit: 50 });
+    }, 3);
+    expect(scansOfGrowingTables(plans)).toEqual([]);
+  }, 60_000);
+});
