@@ -53,14 +53,19 @@ export function lockPendingDetails(db: Kysely<DB>, accountId: string): Promise<C
     .executeTakeFirst();
 }
 
-/** The current and pending versions of these clubs (the accounts import compares against them). */
-export function openDetailsOf(db: Kysely<DB>, accountIds: readonly string[]): Promise<ClubBankDetails[]> {
-  if (accountIds.length === 0) return Promise.resolve([]);
+/** The current and pending versions of the clubs of these member numbers (the accounts import compares against them). */
+export function openDetailsByMember(
+  db: Kysely<DB>,
+  memberNumbers: readonly string[],
+): Promise<(ClubBankDetails & { member_number: string })[]> {
+  if (memberNumbers.length === 0) return Promise.resolve([]);
   return db
-    .selectFrom('club_bank_details')
-    .selectAll()
-    .where('account_id', 'in', [...accountIds])
-    .where('status', 'in', ['pending', 'verified'])
+    .selectFrom('club_bank_details as d')
+    .innerJoin('accounts as a', 'a.id', 'd.account_id')
+    .selectAll('d')
+    .select('a.member_number')
+    .where('a.member_number', 'in', [...memberNumbers])
+    .where('d.status', 'in', ['pending', 'verified'])
     .execute();
 }
 
