@@ -42,7 +42,8 @@ export const accountsPages: ConsolePage = (app, deps) => {
       { caption: 'Products per channel', empty: 'No products.' },
     );
     const links = html`<p>
-      <a href="/console/audit?subject=${encodeURIComponent(account.member_number)}">Audit trail</a>
+      <a href="/console/audit?subject=${encodeURIComponent(account.member_number)}">Audit trail</a> ·
+      <a href="/console/accounts/${encodeURIComponent(account.member_number)}/bank">Bank details, contacts and GST</a>
     </p>`;
     return sendPage(
       reply,
