@@ -7,7 +7,7 @@ import { branchLabel, type CheckedDetails } from './checks.js';
 import { localTime } from './settings.js';
 
 /** The outbox's kind of the message telling a club's contacts its bank details changed. */
-export const BANK_CHANGE_MAIL = 'club-bank-change';
+const BANK_CHANGE_MAIL = 'club-bank-change';
 
 /**
  * Tells each contact the club had on file before the change that new details were entered: masked, when, and to call

@@ -1,4 +1,4 @@
-import { maskAccountNumber, payableFrom } from '../../../domain/bank-account.js';
+import { isPayable, maskAccountNumber, payableFrom } from '../../../domain/bank-account.js';
 import type { ClubBankDetails } from '../../../infrastructure/db/schema-grants.js';
 import type { BranchRow } from '../../../infrastructure/repositories/bsb-directory.js';
 import { branchLabel } from './checks.js';
@@ -57,6 +57,6 @@ export function shownDetails(
     rejectReason: row.reject_reason,
     supersededAt: row.superseded_at,
     payableFrom: from,
-    payableNow: row.status === 'verified' && from !== null && from.getTime() <= options.now.getTime(),
+    payableNow: isPayable(facts, options.holdDays, options.now),
   };
 }
