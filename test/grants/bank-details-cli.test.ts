@@ -3,6 +3,8 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { cli, ok, type Cli } from '../cli/harness.js';
 import { createClubs, DAY, EXAMPLES, scratchFile, testClock } from './fixtures.js';
 import { join } from 'node:path';
+import { setBankDetails } from '../../src/services/grants/bank-details/enter.js';
+import { ConflictError } from '../../src/services/operators/operator-errors.js';
 
 let t: TestApp;
 let database: TestApp['database'];
@@ -169,6 +171,35 @@ describe('bank details: one pending change, four eyes, supersede', () => {
     expect(actions.filter((a) => a === 'club.bank_details_set')).toHaveLength(3);
     expect(actions.filter((a) => a === 'club.bank_details_verify')).toHaveLength(2);
     expect(actions.filter((a) => a === 'club.bank_details_reject')).toHaveLength(1);
+  });
+});
+
+describe('bank details: changes entered at once', () => {
+  it('keeps one pending change when two operators enter details for the same club at the same moment', async () => {
+    await createClubs(alice, [['30000006', 'Race Club']]);
+    const settings = { holdDays: 7, timeZone: 'Australia/Sydney' };
+    const attempts = await Promise.allSettled(
+      ['alice', 'bob'].map((operator, i) =>
+        setBankDetails(
+          { db: database.db, operator, now: clock.now },
+          settings,
+          '30000006',
+          { bsb: '062-000', accountNumber: `7000000${i}`, accountName: 'Race Club' },
+          'cli',
+        ),
+      ),
+    );
+    expect(attempts.map((a) => a.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = attempts.find((a) => a.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(ConflictError);
+    expect((refused.reason as Error).message).toContain('30000006 already has a pending bank change');
+    const pending = await database.db
+      .selectFrom('club_bank_details')
+      .innerJoin('accounts', 'accounts.id', 'club_bank_details.account_id')
+      .select('status')
+      .where('member_number', '=', '30000006')
+      .execute();
+    expect(pending).toEqual([{ status: 'pending' }]);
   });
 });
 
