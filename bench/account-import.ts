@@ -1,6 +1,7 @@
 import { loadConfig } from '../src/config/index.js';
 import { openDatabase } from '../src/composition.js';
 import { importAccounts } from '../src/services/operators/reference-data/import-accounts.js';
+import { bankDetailsSettings } from '../src/services/grants/bank-details/settings.js';
 import type { BenchDatabase } from './database.js';
 
 export const IMPORT_ROWS = 20_000;
@@ -38,7 +39,7 @@ export async function measureImport(database: BenchDatabase): Promise<ImportResu
       const started = performance.now();
       const summary = await importAccounts(
         { db: opened.db, operator: 'bench', now: () => new Date() },
-        { fileName: 'accounts.csv', content },
+        { fileName: 'accounts.csv', content, bankSettings: bankDetailsSettings(config) },
       );
       runsMs.push(performance.now() - started);
       if (summary.created + summary.updated !== IMPORT_ROWS)

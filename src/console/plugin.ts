@@ -9,11 +9,13 @@ import { accountsPages } from './pages/accounts.js';
 import { auditPage } from './pages/audit.js';
 import { bankDecisionPages } from './pages/bank-decisions.js';
 import { bankPages } from './pages/bank.js';
+import { clubBankDetailsPages } from './pages/club-bank-details.js';
 import { credentialsPages } from './pages/credentials.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { debitsPages } from './pages/debits.js';
 import { donationsPages } from './pages/donations.js';
 import { consoleErrorHandler, errorPage } from './pages/error-page.js';
+import { grantBankChangesPages } from './pages/grant-bank-changes.js';
 import { loginPages } from './pages/login.js';
 import { mailOutboxPage } from './pages/mail-outbox.js';
 import { owedBackPages } from './pages/owed-back.js';
@@ -42,6 +44,8 @@ const pages: ConsolePage[] = [
   owedBackPages,
   receiptsPages,
   receiptPages,
+  clubBankDetailsPages,
+  grantBankChangesPages,
   mailOutboxPage,
   webhooksPages,
   auditPage,

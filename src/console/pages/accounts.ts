@@ -3,6 +3,7 @@ import { html } from 'ghtml';
 import { listAccounts, showAccount } from '../../services/operators/accounts.js';
 import { ImportRejectedError, InvalidInputError, OperatorError } from '../../services/operators/operator-errors.js';
 import { importAccounts, type ImportSummary } from '../../services/operators/reference-data/import-accounts.js';
+import { bankDetailsSettings } from '../../services/grants/bank-details/settings.js';
 import { statusOf } from './error-page.js';
 import {
   field,
@@ -41,7 +42,8 @@ export const accountsPages: ConsolePage = (app, deps) => {
       { caption: 'Products per channel', empty: 'No products.' },
     );
     const links = html`<p>
-      <a href="/console/audit?subject=${encodeURIComponent(account.member_number)}">Audit trail</a>
+      <a href="/console/audit?subject=${encodeURIComponent(account.member_number)}">Audit trail</a> ·
+      <a href="/console/accounts/${encodeURIComponent(account.member_number)}/bank">Bank details, contacts and GST</a>
     </p>`;
     return sendPage(
       reply,
@@ -56,7 +58,12 @@ export const accountsPages: ConsolePage = (app, deps) => {
     const dryRun = field(request.body, 'mode') !== 'import';
     try {
       const upload = await uploadOf(request.body);
-      return previewPage(request, reply, await importAccounts(ctx, { ...upload, dryRun }), upload);
+      return previewPage(
+        request,
+        reply,
+        await importAccounts(ctx, { ...upload, dryRun, bankSettings: bankDetailsSettings(deps.config) }),
+        upload,
+      );
     } catch (err) {
       if (!(err instanceof OperatorError)) throw err;
       const problems = err instanceof ImportRejectedError ? problemsTable(err) : '';
@@ -152,6 +159,10 @@ function previewPage(
     [summary.dryRun ? 'Would be created' : 'Created', summary.created],
     [summary.dryRun ? 'Would be updated' : 'Updated', summary.updated],
     ['Products', summary.products],
+    [
+      summary.dryRun ? 'Bank changes that would wait for verification' : 'Bank changes waiting for verification',
+      summary.bankChanges,
+    ],
   ]);
   const table = dataTable(
     summary.accounts.slice(0, 200),
@@ -160,6 +171,7 @@ function previewPage(
       { header: 'Name', text: (a) => a.name },
       { header: summary.dryRun ? 'Would be' : 'Result', text: (a) => a.action },
       { header: 'Channels', text: (a) => a.channels },
+      { header: 'Bank details', text: (a) => a.bank },
     ],
     { caption: summary.accounts.length > 200 ? 'The first 200 accounts' : 'Accounts', empty: 'No accounts.' },
   );

@@ -30,6 +30,7 @@ export type Section =
   | 'receipts'
   | 'mail'
   | 'audit'
+  | 'grant-bank'
   | 'webhooks';
 
 const NAV: [Section, string, string][] = [
@@ -44,6 +45,7 @@ const NAV: [Section, string, string][] = [
   ['bank', 'Bank', '/console/bank'],
   ['owed', 'Owed back', '/console/reversals/owed'],
   ['receipts', 'Receipts', '/console/receipts'],
+  ['grant-bank', 'Bank changes', '/console/grants/bank-changes'],
   ['mail', 'Mail', '/console/mail'],
   ['webhooks', 'Webhooks', '/console/webhooks'],
   ['audit', 'Audit log', '/console/audit'],

@@ -51,6 +51,14 @@ export const AuditActions = {
   operatorResetPassword: 'operator.reset_password',
   operatorDisable: 'operator.disable',
   ...GrantRoundAuditActions,
+  clubBsbImport: 'club.bsb_import',
+  clubBankDetailsSet: 'club.bank_details_set',
+  clubBankDetailsVerify: 'club.bank_details_verify',
+  clubBankDetailsReject: 'club.bank_details_reject',
+  clubBankDetailsView: 'club.bank_details_view',
+  clubContactAdd: 'club.contact_add',
+  clubContactRemove: 'club.contact_remove',
+  clubGst: 'club.gst',
 } as const;
 
 export type AuditAction = (typeof AuditActions)[keyof typeof AuditActions];

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { InvalidInputError } from '../../../services/operators/operator-errors.js';
 import { importAccounts, type ImportFormat } from '../../../services/operators/reference-data/import-accounts.js';
+import { bankDetailsSettings } from '../../../services/grants/bank-details/settings.js';
 import type { CliContext } from '../../context.js';
 import { withJson, withOperator } from '../../options.js';
 import { importText, ProgressBar } from './shared.js';
@@ -21,7 +22,7 @@ export function registerAccountsImport(accounts: Command, ctx: CliContext) {
         .option('--dry-run', 'check the file and show what would change, writing nothing'),
     ),
   ).action((file: string, options: { format?: ImportFormat; dryRun?: boolean }, command: Command) =>
-    ctx.run(command, async ({ ops, out, io }) => {
+    ctx.run(command, async ({ ops, out, io, config }) => {
       const content = await readFile(resolve(io.cwd, file), 'utf8').catch((err: NodeJS.ErrnoException) => {
         throw new InvalidInputError(`Cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}.`);
       });
@@ -32,6 +33,7 @@ export function registerAccountsImport(accounts: Command, ctx: CliContext) {
         format: options.format,
         dryRun: options.dryRun,
         onProgress: progress?.update,
+        bankSettings: bankDetailsSettings(config),
       }).finally(() => progress?.stop());
       out.emit(summary, () => importText(summary));
     }),

@@ -14,6 +14,10 @@ export function importText(summary: ImportSummary): string {
       [summary.dryRun ? 'Would be created' : 'Created', summary.created],
       [summary.dryRun ? 'Would be updated' : 'Updated', summary.updated],
       ['Products', summary.products],
+      [
+        summary.dryRun ? 'Bank changes that would wait for verification' : 'Bank changes waiting for verification',
+        summary.bankChanges,
+      ],
     ]),
     'Every account is listed with --json.',
   ].join('\n');

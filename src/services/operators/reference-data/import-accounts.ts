@@ -6,6 +6,8 @@ import { listChannels } from '../../../infrastructure/repositories/channels.js';
 import { AuditActions, audit } from '../audit.js';
 import { inTransaction, type OperatorContext } from '../context.js';
 import { ImportRejectedError, InvalidInputError, type ImportProblem } from '../operator-errors.js';
+import type { BankDetailsSettings } from '../../grants/bank-details/settings.js';
+import { applyClubColumns, checkClubColumns, type BankOutcome } from './club-columns.js';
 import { ProblemList, type ParsedFile } from './normalise.js';
 import { parseCsvAccounts } from './parse-csv.js';
 import { parseJsonAccounts } from './parse-json.js';
@@ -22,6 +24,8 @@ export interface ImportRequest {
   dryRun?: boolean;
   /** Told after each statement's accounts are written (a progress bar); not called on a dry run. */
   onProgress?: (done: number, total: number) => void;
+  /** The hold and time zone of the bank changes the file's bank columns make. */
+  bankSettings: BankDetailsSettings;
 }
 
 export interface ImportedAccount {
@@ -29,6 +33,8 @@ export interface ImportedAccount {
   name: string;
   action: 'created' | 'updated';
   channels: string[];
+  /** What the row's bank details did: a pending change, or nothing (already on file); absent without them. */
+  bank?: BankOutcome;
 }
 
 export interface ImportSummary {
@@ -38,6 +44,8 @@ export interface ImportSummary {
   created: number;
   updated: number;
   products: number;
+  /** Pending bank changes the file made (or would make, on a dry run). */
+  bankChanges: number;
   accounts: ImportedAccount[];
 }
 
@@ -55,6 +63,7 @@ export async function importAccounts(ctx: OperatorContext, request: ImportReques
   // Rows that parsed are checked against each other and the database even when others did not: one report
   // names every problem the operator has to fix.
   await checkAgainstDatabase(ctx, parsed, problems);
+  const bankDetails = await checkClubColumns(ctx, parsed, problems);
   if (parsed.accounts.length === 0 && problems.size === 0) problems.add({ row: 'file' }, '(file)', 'holds no accounts');
   if (problems.size > 0) throw new ImportRejectedError(request.fileName, inFileOrder(problems.items));
 
@@ -76,21 +85,27 @@ export async function importAccounts(ctx: OperatorContext, request: ImportReques
       created: accounts.filter((a) => a.action === 'created').length,
       updated: accounts.filter((a) => a.action === 'updated').length,
       products: parsed.accounts.reduce((n, a) => n + a.input.products.length, 0),
+      bankChanges: 0,
       accounts,
     };
-    if (request.dryRun) return summary;
     const total = parsed.accounts.length;
-    await upsertAccounts(
-      tx.db,
-      parsed.accounts.map((a) => a.input),
-      (done) => request.onProgress?.(done, total),
-    );
+    if (!request.dryRun)
+      await upsertAccounts(
+        tx.db,
+        parsed.accounts.map((a) => a.input),
+        (done) => request.onProgress?.(done, total),
+      );
+    const bank = await applyClubColumns(tx, request.bankSettings, parsed, bankDetails, Boolean(request.dryRun));
+    for (const account of accounts) if (bank.has(account.memberNumber)) account.bank = bank.get(account.memberNumber);
+    summary.bankChanges = [...bank.values()].filter((outcome) => outcome === 'pending').length;
+    if (request.dryRun) return summary;
     await audit(tx, AuditActions.accountsImport, basename(request.fileName), {
       file: request.fileName,
       format,
       created: summary.created,
       updated: summary.updated,
       products: summary.products,
+      bankChanges: summary.bankChanges,
       memberNumbers: accounts.map((a) => a.memberNumber),
     });
     return summary;

@@ -21,6 +21,36 @@ export interface ParsedAccount {
   input: AccountInput;
   /** Where the channel of each product in `input.products` was written, in the same order. */
   channelRefs: { row: string; field: string }[];
+  /** The club's bank details and GST flag, when the row gives them (docs/grants.md, "Bank details"). */
+  club?: ClubColumns;
+}
+
+export interface ClubColumns {
+  bank?: { bsb: string; accountNumber: string; accountName: string };
+  gstRegistered?: boolean;
+}
+
+const BANK_FIELDS = ['bsb', 'accountNumber', 'accountName'] as const;
+
+/**
+ * The club columns of a row: bank details come as the three fields together (their values are checked against the
+ * BSB directory later, with the whole file); GST as a boolean, or yes/no/true/false in a CSV cell.
+ */
+export function toClubColumns(
+  fields: { bsb?: string; accountNumber?: string; accountName?: string; gstRegistered?: boolean | string },
+  ref: RowRef,
+  problems: ProblemList,
+): ClubColumns | undefined {
+  const given = BANK_FIELDS.filter((f) => fields[f] !== undefined && fields[f].trim() !== '');
+  const club: ClubColumns = {};
+  if (given.length === BANK_FIELDS.length)
+    club.bank = { bsb: fields.bsb!, accountNumber: fields.accountNumber!, accountName: fields.accountName! };
+  else if (given.length > 0)
+    for (const missing of BANK_FIELDS.filter((f) => !given.includes(f)))
+      problems.add(ref, missing, `is required with ${given.join(' and ')}: bank details are the three fields together`);
+  const gst = fields.gstRegistered;
+  if (gst !== undefined) club.gstRegistered = typeof gst === 'boolean' ? gst : /^(yes|true)$/i.test(gst);
+  return club.bank || club.gstRegistered !== undefined ? club : undefined;
 }
 
 export interface ParsedFile {

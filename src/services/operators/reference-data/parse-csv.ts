@@ -1,14 +1,22 @@
 import { parse } from 'csv-parse/sync';
 import type { AccountInput } from '../../../infrastructure/repositories/accounts.js';
 import { CSV_COLUMNS, CsvRow, schemaErrors, withoutFailingFields } from './row-schemas.js';
-import { ProblemList, toAbn, toProduct, type ParsedAccount, type ParsedFile, type RowRef } from './normalise.js';
+import {
+  ProblemList,
+  toAbn,
+  toClubColumns,
+  toProduct,
+  type ParsedAccount,
+  type ParsedFile,
+  type RowRef,
+} from './normalise.js';
 
 /** Header cells match a column whatever their case, spaces, dashes or underscores ("Member Number", "member_number"). */
 const headerKey = (cell: string) => cell.toLowerCase().replace(/[\s_-]+/g, '');
 const COLUMN_BY_KEY = new Map(CSV_COLUMNS.map((column) => [headerKey(column), column]));
 
 /** Account columns repeated on every line of an account; they must agree. */
-const ACCOUNT_COLUMNS = ['crmId', 'name', 'abn'] as const;
+const ACCOUNT_COLUMNS = ['crmId', 'name', 'abn', 'bsb', 'accountNumber', 'accountName', 'gstRegistered'] as const;
 
 /**
  * Reads a CSV import file (a CRM export): one line per account and channel product, account columns repeated
@@ -104,7 +112,8 @@ function accountsOf(rows: CsvRecord[], problems: ProblemList): ParsedAccount[] {
         abn: toAbn(row.abn, ref, problems),
         products: [],
       };
-      entry = { account: { row: ref.row, input, channelRefs: [] }, firstLine: ref.row, cells: row };
+      const club = toClubColumns(row, ref, problems);
+      entry = { account: { row: ref.row, input, channelRefs: [], club }, firstLine: ref.row, cells: row };
       byMember.set(row.memberNumber, entry);
     } else {
       for (const column of ACCOUNT_COLUMNS.filter((c) => !failed.has(c))) {

@@ -1,5 +1,13 @@
 import { JsonAccountRecord, JsonProduct, schemaErrors, withoutFailingFields } from './row-schemas.js';
-import { ProblemList, toAbn, toProduct, withoutNulls, type ParsedAccount, type ParsedFile } from './normalise.js';
+import {
+  ProblemList,
+  toAbn,
+  toClubColumns,
+  toProduct,
+  withoutNulls,
+  type ParsedAccount,
+  type ParsedFile,
+} from './normalise.js';
 
 /**
  * Reads a JSON import file: an array of account records, or `{ "accounts": [...] }`. Each record is one account
@@ -45,6 +53,7 @@ export function parseJsonAccounts(content: string): ParsedFile {
         products: (valid.products ?? []).map((product, i) => toProduct(product, ref, problems, `products[${i}].`)),
       },
       channelRefs: (valid.products ?? []).map((_, i) => ({ row: ref.row, field: `products[${i}].channel` })),
+      club: toClubColumns(valid, ref, problems),
     });
   });
   return { accounts, problems: problems.items };

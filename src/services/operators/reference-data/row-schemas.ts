@@ -34,6 +34,10 @@ const Fields = {
   story: text(10_000),
   productEnrollmentId: nonBlank(100),
   enrollmentStatus: nonBlank(100),
+  // A club's bank details: checked in full (format, the BSB directory) once read, like the ABN.
+  bsb: rule(Type.String({ maxLength: 20 }), 'must be a BSB written NNN-NNN'),
+  accountNumber: rule(Type.String({ maxLength: 20 }), 'must be an account number of 5 to 9 digits'),
+  accountName: text(100),
 };
 
 const amount = rule(Type.Union([Type.Number(), Type.String()]), 'must be an AUD amount such as 5 or "12.50"');
@@ -65,6 +69,10 @@ export const JsonAccountRecord = rule(
       crmId: Type.Optional(Fields.crmId),
       name: Fields.name,
       abn: Type.Optional(Fields.abn),
+      bsb: Type.Optional(Fields.bsb),
+      accountNumber: Type.Optional(Fields.accountNumber),
+      accountName: Type.Optional(Fields.accountName),
+      gstRegistered: Type.Optional(rule(Type.Boolean(), 'must be true or false')),
       products: Type.Optional(rule(Type.Array(JsonProduct), 'must be a list of products')),
     },
     { additionalProperties: false },
@@ -96,6 +104,15 @@ export const CsvRow = Type.Object(
     campaigns: Type.Optional(rule(Type.String(), 'must be a JSON object')),
     productEnrollmentId: Type.Optional(Fields.productEnrollmentId),
     enrollmentStatus: Type.Optional(Fields.enrollmentStatus),
+    bsb: Type.Optional(Fields.bsb),
+    accountNumber: Type.Optional(Fields.accountNumber),
+    accountName: Type.Optional(Fields.accountName),
+    gstRegistered: Type.Optional(
+      rule(
+        Type.String({ pattern: '^([Yy][Ee][Ss]|[Nn][Oo]|[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$' }),
+        'must be yes or no',
+      ),
+    ),
   },
   { additionalProperties: false },
 );
