@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 
 /**
  * Accessibility checks of a console page in Chromium: axe-core's rules (WCAG 2.0–2.2 A and AA), and the contrast of
  * the focus indicator at every Tab stop (WCAG 2.2 1.4.11 and 2.4.13 ask 3:1 against what it sits on).
  */
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 declare global {
   interface Window {
@@ -24,7 +22,7 @@ interface AxeViolation {
 export async function axeViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, which the page's content security policy does not govern (an injected
   // <script> would be refused by script-src 'self').
-  await page.evaluate(`${axeSource}\n;true`);
+  await page.evaluate(`${axe.source}\n;true`);
   return page.evaluate(async () => {
     const result = await window.axe!.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
