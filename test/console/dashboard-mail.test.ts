@@ -16,17 +16,15 @@ describe('failed mail on the dashboard', () => {
   afterAll(() => t?.close());
 
   const write = (subject: string) =>
-    t.db
-      .transaction()
-      .execute((trx) =>
-        enqueueMail(trx, {
-          kind: 'test',
-          recipient: 'donor@example.com',
-          subject,
-          text: subject,
-          about: `test:${subject}`,
-        }),
-      );
+    t.db.transaction().execute((trx) =>
+      enqueueMail(trx, {
+        kind: 'test',
+        recipient: 'donor@example.com',
+        subject,
+        text: subject,
+        about: `test:${subject}`,
+      }),
+    );
   const failedFigure = (body: string) => /<dt>Failed messages<\/dt>\s*<dd>(\d+)<\/dd>/.exec(body)?.[1];
 
   it('counts the messages that failed for good, and links to them', async () => {
