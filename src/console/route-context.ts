@@ -6,8 +6,6 @@ import type { DB } from '../infrastructure/db/schema.js';
 import type { AuthThrottle } from '../services/auth-throttle.js';
 import type { ConsoleSession, ConsoleSessions } from '../services/console/sessions.js';
 import type { OperatorContext } from '../services/operators/context.js';
-import { OperatorError } from '../services/operators/operator-errors.js';
-import { statusOf } from './pages/error-page.js';
 
 /** What the console's pages are given: the same collaborators as the CLI's commands, never SQL of their own. */
 export interface ConsoleDeps {
@@ -72,19 +70,3 @@ export function param(request: FastifyRequest, name: string): string {
 }
 
 export type Notice = { kind: 'ok' | 'error'; text: string } | null;
-
-/**
- * Runs an operator's change; an error they can act on (invalid input, a conflict, not found) is shown on the page
- * they came from, with its status, instead of an error page. Anything else goes to the error handler.
- */
-export async function attempt<T>(
-  change: () => Promise<T>,
-  rerender: (notice: Notice, status: number) => Promise<unknown>,
-): Promise<{ done: T } | { shown: unknown }> {
-  try {
-    return { done: await change() };
-  } catch (err) {
-    if (!(err instanceof OperatorError)) throw err;
-    return { shown: await rerender({ kind: 'error', text: err.message }, statusOf(err)) };
-  }
-}

@@ -1,11 +1,6 @@
 import { html } from 'ghtml';
-import {
-  donationDetail,
-  findDonations,
-  listPartnerDonations,
-  type DonationRecord,
-  type DonationSettlement,
-} from '../../services/operators/donations.js';
+import type { DonationRecord, DonationSettlement } from '../../services/operators/donations.js';
+import { donationDetail, findDonations, listPartnerDonations } from '../../services/operators/donations.js';
 import { InvalidInputError } from '../../services/operators/operator-errors.js';
 import { reverseByOperator } from '../../services/operators/reversals.js';
 import { parseTimeRange } from '../../services/operators/time-range.js';

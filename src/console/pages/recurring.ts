@@ -1,13 +1,8 @@
 import { html } from 'ghtml';
 import { PLAN_STATUSES } from '../../domain/recurring.js';
 import { InvalidInputError } from '../../services/operators/operator-errors.js';
-import {
-  cancelPlanByOperator,
-  listPlans,
-  showPlan,
-  type PlanDetail,
-  type PlanRow,
-} from '../../services/operators/recurring.js';
+import type { PlanDetail, PlanRow } from '../../services/operators/recurring.js';
+import { cancelPlanByOperator, listPlans, showPlan } from '../../services/operators/recurring.js';
 import { field, operatorContext, sessionOf, type ConsolePage } from '../route-context.js';
 import { changeRoute, type ShowPage } from '../views/change-route.js';
 import { canChange, csrfField, detailList, link, readOnlyNote } from '../views/components.js';

@@ -31,7 +31,11 @@ export interface Change<Params, Done> {
   /** The page the operator came from: shown again with why the change was refused, or with what it did. */
   show: ShowPage<{ Params: Params }>;
   /** What was done, as the notice of `show`; or the answer itself (a redirect, another page). */
-  done: (done: Done, request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => string | FastifyReply | Promise<unknown>;
+  done: (
+    done: Done,
+    request: FastifyRequest<{ Params: Params }>,
+    reply: FastifyReply,
+  ) => string | FastifyReply | Promise<unknown>;
   /** HTML that explains a refusal above the page (the rows of a refused file). */
   explain?: (err: OperatorError) => string;
 }
