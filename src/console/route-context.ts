@@ -75,7 +75,9 @@ export type Notice = { kind: 'ok' | 'error'; text: string } | null;
 
 /**
  * Runs an operator's change; an error they can act on (invalid input, a conflict, not found) is shown on the page
- * they came from, with its status, instead of an error page. Anything else goes to the error handler.
+ * they came from, with its status, instead of an error page. Anything else goes to the error handler. A page whose
+ * change answers with the page itself uses changeRoute (views/change-route.ts); this serves pages that answer with
+ * another one of their own.
  */
 export async function attempt<T>(
   change: () => Promise<T>,

@@ -2,7 +2,8 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/route-context.js';
 import type { ConsoleDeps } from '../../src/console/route-context.js';
-import { InvalidInputError, NotFoundError } from '../../src/services/operators/operator-errors.js';
+import { ImportRejectedError, InvalidInputError, NotFoundError } from '../../src/services/operators/operator-errors.js';
+import { changeRoute } from '../../src/console/views/change-route.js';
 import { listPage } from '../../src/console/views/list-page.js';
 
 /**
@@ -63,6 +64,22 @@ beforeAll(async () => {
   app.post('/fruit', (request, reply) =>
     fruitList.show(deps, request, reply, { notice: { kind: 'ok', text: 'Picked.' }, status: 201, above: '<p>Top</p>' }),
   );
+  changeRoute<{ name: string }, { name: string }>(app, deps, '/fruit/:name/eat', {
+    run: async (request) => {
+      const { name } = request.params;
+      if (name === 'stone')
+        throw new ImportRejectedError('stones.csv', [{ row: 'line 2', field: 'name', message: 'not fruit' }]);
+      if (name === 'bomb') throw new Error('not an operator error');
+      if (!fruit.some((f) => f.name === name)) throw new NotFoundError(`No fruit is called ${name}.`);
+      return { name };
+    },
+    show: fruitList.show,
+    explain: (err) =>
+      err instanceof ImportRejectedError ? `<p class="problems">${err.problems.length} problem</p>` : '',
+    done: ({ name }, _request, reply) =>
+      name === 'cherry' ? reply.redirect('/console/fruit', 303) : `Ate the ${name}.`,
+  });
+  app.setErrorHandler((error: Error, _request, reply) => reply.code(500).send(`error page: ${error.message}`));
   await app.ready();
 });
 
@@ -151,5 +168,30 @@ describe('a list page without filters', () => {
     expect(page.body).not.toContain('<form class="filters"');
     expect(page.body).toContain('<td>apple</td>');
     await bare.close();
+  });
+});
+
+describe('a change answered with changeRoute', () => {
+  it('shows the page again with what was done as the notice, or answers as `done` says', async () => {
+    const eaten = await app.inject({ method: 'POST', url: '/fruit/apple/eat?colour=red' });
+    expect(eaten.statusCode).toBe(200);
+    expect(eaten.body).toContain('<p class="notice ok" role="status">Ate the apple.</p>');
+    expect(eaten.body).toMatch(/<caption>\s*Fruit that is red\s*<\/caption>/);
+    const redirected = await app.inject({ method: 'POST', url: '/fruit/cherry/eat' });
+    expect(redirected.statusCode).toBe(303);
+    expect(redirected.headers.location).toBe('/console/fruit');
+  });
+
+  it("shows an operator's error with its status, explained above the page; any other goes to the error handler", async () => {
+    const missing = await app.inject({ method: 'POST', url: '/fruit/kiwi/eat' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('<p class="notice error" role="alert">No fruit is called kiwi.</p>');
+    const rejected = await app.inject({ method: 'POST', url: '/fruit/stone/eat' });
+    expect(rejected.statusCode).toBe(400);
+    expect(rejected.body.indexOf('<p class="problems">1 problem</p>')).toBeGreaterThan(-1);
+    expect(rejected.body.indexOf('<p class="problems">')).toBeLessThan(rejected.body.indexOf('<form class="filters"'));
+    const failed = await app.inject({ method: 'POST', url: '/fruit/bomb/eat' });
+    expect(failed.statusCode).toBe(500);
+    expect(failed.body).toBe('error page: not an operator error');
   });
 });

@@ -1,26 +1,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ConsoleSession } from '../../services/console/sessions.js';
 import { html } from 'ghtml';
 import { listAccounts, showAccount } from '../../services/operators/accounts.js';
-import { ImportRejectedError, InvalidInputError, OperatorError } from '../../services/operators/operator-errors.js';
+import { ImportRejectedError, InvalidInputError } from '../../services/operators/operator-errors.js';
 import { importAccounts, type ImportSummary } from '../../services/operators/reference-data/import-accounts.js';
 import { bankDetailsSettings } from '../../services/grants/bank-details/settings.js';
-import { statusOf } from './error-page.js';
-import {
-  field,
-  operatorContext,
-  param,
-  sessionOf,
-  type ConsoleDeps,
-  type ConsolePage,
-  type Notice,
-} from '../route-context.js';
+import { field, operatorContext, sessionOf, type ConsolePage } from '../route-context.js';
+import { changeRoute } from '../views/change-route.js';
+import { listPage } from '../views/list-page.js';
 import { canChange, csrfField, dataTable, detailList, link, readOnlyNote } from '../views/components.js';
 import { aud } from '../views/format.js';
 import { sendPage } from '../views/layout.js';
 
 /** Fundraisers: search, one account with its products per channel, and the import with a dry-run preview. */
 export const accountsPages: ConsolePage = (app, deps) => {
-  app.get('/accounts', (request, reply) => searchPage(request, reply, deps, null, 200, ''));
+  accountList.route(app, deps);
 
   app.get<{ Params: { id: string } }>('/accounts/:id', async (request, reply) => {
     const { account, products } = await showAccount(operatorContext(request, deps), request.params.id);
@@ -53,24 +47,47 @@ export const accountsPages: ConsolePage = (app, deps) => {
     );
   });
 
-  app.post('/accounts/import', async (request, reply) => {
-    const ctx = operatorContext(request, deps);
-    const dryRun = field(request.body, 'mode') !== 'import';
-    try {
+  changeRoute(app, deps, '/accounts/import', {
+    run: async (request) => {
       const upload = await uploadOf(request.body);
-      return previewPage(
-        request,
-        reply,
-        await importAccounts(ctx, { ...upload, dryRun, bankSettings: bankDetailsSettings(deps.config) }),
-        upload,
-      );
-    } catch (err) {
-      if (!(err instanceof OperatorError)) throw err;
-      const problems = err instanceof ImportRejectedError ? problemsTable(err) : '';
-      return searchPage(request, reply, deps, { kind: 'error', text: err.message }, statusOf(err), problems);
-    }
+      const dryRun = field(request.body, 'mode') !== 'import';
+      const summary = await importAccounts(operatorContext(request, deps), {
+        ...upload,
+        dryRun,
+        bankSettings: bankDetailsSettings(deps.config),
+      });
+      return { upload, summary };
+    },
+    show: accountList.show,
+    explain: (err) => (err instanceof ImportRejectedError ? problemsTable(err) : ''),
+    done: ({ upload, summary }, request, reply) => previewPage(request, reply, summary, upload),
   });
 };
+
+/** GET /accounts: the search, and the import's form for admins. */
+const accountList = listPage<AccountRow>({
+  path: '/accounts',
+  title: 'Fundraisers',
+  section: 'accounts',
+  search: true,
+  submit: 'Search',
+  filters: [{ name: 'q', label: 'Member number, CRM id or name', type: 'search' }],
+  query: async ({ ops, asked }) => {
+    const search = asked('q');
+    return search ? listAccounts(ops, { search, limit: 100 }) : { rows: null };
+  },
+  columns: [
+    { header: 'Member', cell: (a) => link(`/console/accounts/${encodeURIComponent(a.memberNumber)}`, a.memberNumber) },
+    { header: 'CRM id', text: (a) => a.crmId },
+    { header: 'Name', text: (a) => a.name },
+    { header: 'Products', text: (a) => a.products.map((p) => `${p.channel}: ${p.status}`) },
+  ],
+  caption: ({ values }) => `Accounts matching “${values.q}”`,
+  empty: 'No accounts match.',
+  below: ({ session }) => (canChange(session) ? importForm(session) : readOnlyNote('fundraisers')),
+});
+
+type AccountRow = Awaited<ReturnType<typeof listAccounts>>[number];
 
 /** The file of the upload form, or the content carried by the preview's "import these" form. */
 async function uploadOf(body: unknown): Promise<{ fileName: string; content: string }> {
@@ -97,55 +114,17 @@ function problemsTable(err: ImportRejectedError): string {
   );
 }
 
-async function searchPage(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  deps: ConsoleDeps,
-  notice: Notice,
-  status: number,
-  extra: string,
-) {
-  const session = sessionOf(request);
-  const search = param(request, 'q');
-  const accounts = search ? await listAccounts(operatorContext(request, deps), { search, limit: 100 }) : [];
-  const form = html`<form class="filters" method="get" action="/console/accounts" role="search">
-    <p><label for="q">Member number, CRM id or name</label><input id="q" name="q" type="search" value="${search}" /></p>
-    <p><button type="submit">Search</button></p>
+const importForm = (session: ConsoleSession) =>
+  html`<form class="card" method="post" action="/console/accounts/import" enctype="multipart/form-data">
+    <h2>Import accounts</h2>
+    !${csrfField(session)}<input type="hidden" name="mode" value="preview" />
+    <p>
+      <label for="file">CSV or JSON file (the format of <code>fundraiser-admin accounts import</code>)</label
+      ><input id="file" name="file" type="file" accept=".csv,.json" required />
+    </p>
+    <p><button type="submit">Preview the import</button></p>
+    <p class="hint">Nothing is written until you confirm the preview. A file with any bad row is rejected whole.</p>
   </form>`;
-  const results = search
-    ? dataTable(
-        accounts,
-        [
-          {
-            header: 'Member',
-            cell: (a) => link(`/console/accounts/${encodeURIComponent(a.memberNumber)}`, a.memberNumber),
-          },
-          { header: 'CRM id', text: (a) => a.crmId },
-          { header: 'Name', text: (a) => a.name },
-          { header: 'Products', text: (a) => a.products.map((p) => `${p.channel}: ${p.status}`) },
-        ],
-        { caption: `Accounts matching “${search}”`, empty: 'No accounts match.' },
-      )
-    : '';
-  const importForm = canChange(session)
-    ? html`<form class="card" method="post" action="/console/accounts/import" enctype="multipart/form-data">
-        <h2>Import accounts</h2>
-        !${csrfField(session)}<input type="hidden" name="mode" value="preview" />
-        <p>
-          <label for="file">CSV or JSON file (the format of <code>fundraiser-admin accounts import</code>)</label
-          ><input id="file" name="file" type="file" accept=".csv,.json" required />
-        </p>
-        <p><button type="submit">Preview the import</button></p>
-        <p class="hint">Nothing is written until you confirm the preview. A file with any bad row is rejected whole.</p>
-      </form>`
-    : readOnlyNote('fundraisers');
-  return sendPage(
-    reply,
-    status,
-    { title: 'Fundraisers', section: 'accounts', session, notice },
-    html`!${extra}!${form}!${results}!${importForm}`,
-  );
-}
 
 function previewPage(
   request: FastifyRequest,

@@ -1,22 +1,14 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bankMatchingSettings } from '../../config/index.js';
 import { confirmSuggestion, rejectSuggestion, unmatch } from '../../services/bank-statements/decisions.js';
 import { bankMatches } from '../../services/bank-statements/listings.js';
 import { InvalidInputError } from '../../services/operators/operator-errors.js';
-import {
-  attempt,
-  field,
-  operatorContext,
-  sessionOf,
-  type ConsoleDeps,
-  type ConsolePage,
-  type Notice,
-} from '../route-context.js';
-import { matchesTable } from '../views/bank.js';
-import { sendPage } from '../views/layout.js';
+import { field, operatorContext, type ConsolePage } from '../route-context.js';
+import { matchesColumns } from '../views/bank.js';
+import { changeRoute } from '../views/change-route.js';
+import { listPage } from '../views/list-page.js';
 import { bankPage } from './bank.js';
 
-type Id = { Params: { id: string } };
+type Id = { id: string };
 
 /**
  * Operators' decisions on bank matches (docs/bank-statements.md, "Decisions"): confirm or reject a suggestion, and
@@ -24,40 +16,24 @@ type Id = { Params: { id: string } };
  */
 export const bankDecisionPages: ConsolePage = (app, deps) => {
   const settings = bankMatchingSettings(deps.config);
-  const back = (request: FastifyRequest, reply: FastifyReply) => (notice: Notice, status: number) =>
-    bankPage(deps, request, reply, notice, status);
-
-  app.post<Id>('/bank/suggestions/:id/confirm', async (request, reply) => {
-    const outcome = await attempt(
-      () => confirmSuggestion(operatorContext(request, deps), settings, idOf(request.params.id)),
-      back(request, reply),
-    );
-    if ('shown' in outcome) return outcome.shown;
-    const { matchId, entries } = outcome.done;
-    const text = `Confirmed as match ${matchId}: the money of ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} is received.`;
-    return bankPage(deps, request, reply, { kind: 'ok', text }, 200);
+  changeRoute<Id, Awaited<ReturnType<typeof confirmSuggestion>>>(app, deps, '/bank/suggestions/:id/confirm', {
+    run: (request) => confirmSuggestion(operatorContext(request, deps), settings, idOf(request.params.id)),
+    show: bankPage,
+    done: ({ matchId, entries }) =>
+      `Confirmed as match ${matchId}: the money of ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} is received.`,
   });
-
-  app.post<Id>('/bank/suggestions/:id/reject', async (request, reply) => {
-    const outcome = await attempt(
-      () => rejectSuggestion(operatorContext(request, deps), idOf(request.params.id), field(request.body, 'reason')),
-      back(request, reply),
-    );
-    if ('shown' in outcome) return outcome.shown;
-    const text = `Suggestion ${outcome.done.suggestionId} rejected; it will not be suggested again.`;
-    return bankPage(deps, request, reply, { kind: 'ok', text }, 200);
+  changeRoute<Id, Awaited<ReturnType<typeof rejectSuggestion>>>(app, deps, '/bank/suggestions/:id/reject', {
+    run: (request) =>
+      rejectSuggestion(operatorContext(request, deps), idOf(request.params.id), field(request.body, 'reason')),
+    show: bankPage,
+    done: ({ suggestionId }) => `Suggestion ${suggestionId} rejected; it will not be suggested again.`,
   });
-
-  app.get('/bank/matches', (request, reply) => matchesPage(deps, request, reply, null, 200));
-
-  app.post<Id>('/bank/matches/:id/unmatch', async (request, reply) => {
-    const outcome = await attempt(
-      () => unmatch(operatorContext(request, deps), settings, idOf(request.params.id), field(request.body, 'reason')),
-      (notice, status) => matchesPage(deps, request, reply, notice, status),
-    );
-    if ('shown' in outcome) return outcome.shown;
-    const text = `Match ${outcome.done.matchId} undone: its entries’ money is no longer received.`;
-    return matchesPage(deps, request, reply, { kind: 'ok', text }, 200);
+  matchList.route(app, deps);
+  changeRoute<Id, Awaited<ReturnType<typeof unmatch>>>(app, deps, '/bank/matches/:id/unmatch', {
+    run: (request) =>
+      unmatch(operatorContext(request, deps), settings, idOf(request.params.id), field(request.body, 'reason')),
+    show: matchList.show,
+    done: ({ matchId }) => `Match ${matchId} undone: its entries’ money is no longer received.`,
   });
 };
 
@@ -66,19 +42,14 @@ function idOf(text: string): number {
   return Number(text);
 }
 
-async function matchesPage(
-  deps: ConsoleDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  notice: Notice,
-  status: number,
-) {
-  const session = sessionOf(request);
-  const matches = await bankMatches(operatorContext(request, deps), 200);
-  return sendPage(
-    reply,
-    status,
-    { title: 'Bank matches', section: 'bank', session, notice },
-    matchesTable(matches, session),
-  );
-}
+/** GET /bank/matches: the matches made, newest first, each with the admins' form that undoes it. */
+const matchList = listPage({
+  path: '/bank/matches',
+  title: 'Bank matches',
+  section: 'bank',
+  filters: [],
+  query: ({ ops }) => bankMatches(ops, 200),
+  columns: ({ session }) => matchesColumns(session),
+  caption: 'Matches, newest first',
+  empty: 'No match yet.',
+});

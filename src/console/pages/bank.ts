@@ -1,19 +1,11 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
 import { bankMatchingSettings } from '../../config/index.js';
 import { PRESET_NAMES, type PresetName } from '../../services/bank-statements/csv-layouts.js';
 import { importStatement, type ImportResult } from '../../services/bank-statements/import-statement.js';
 import { bankLines, bankStatements, openSuggestions, unpaidEntries } from '../../services/bank-statements/listings.js';
-import { ImportRejectedError, InvalidInputError, OperatorError } from '../../services/operators/operator-errors.js';
-import { statusOf } from './error-page.js';
-import {
-  field,
-  operatorContext,
-  sessionOf,
-  type ConsoleDeps,
-  type ConsolePage,
-  type Notice,
-} from '../route-context.js';
+import { ImportRejectedError, InvalidInputError } from '../../services/operators/operator-errors.js';
+import { field, operatorContext, sessionOf, type ConsolePage } from '../route-context.js';
+import { changeRoute, type ShowPage } from '../views/change-route.js';
 import { problemsTable, linesTable, suggestionsTable, unpaidTable } from '../views/bank.js';
 import { canChange, csrfField, dataTable, readOnlyNote, selectField } from '../views/components.js';
 import { sendPage } from '../views/layout.js';
@@ -27,21 +19,13 @@ const LIMIT = 200;
  * received. The same services as `fundraiser-admin bank`.
  */
 export const bankPages: ConsolePage = (app, deps) => {
-  app.get('/bank', (request, reply) => bankPage(deps, request, reply, null, 200));
-
-  app.post('/bank/import', async (request, reply) => {
-    try {
-      const result = await importStatement(
-        operatorContext(request, deps),
-        bankMatchingSettings(deps.config),
-        await uploadOf(request.body),
-      );
-      return bankPage(deps, request, reply, { kind: 'ok', text: importNotice(result) }, 200);
-    } catch (err) {
-      if (!(err instanceof OperatorError)) throw err;
-      const problems = err instanceof ImportRejectedError ? problemsTable(err.file, err.problems) : '';
-      return bankPage(deps, request, reply, { kind: 'error', text: err.message }, statusOf(err), problems);
-    }
+  app.get('/bank', (request, reply) => bankPage(deps, request, reply));
+  changeRoute(app, deps, '/bank/import', {
+    run: async (request) =>
+      importStatement(operatorContext(request, deps), bankMatchingSettings(deps.config), await uploadOf(request.body)),
+    show: bankPage,
+    explain: (err) => (err instanceof ImportRejectedError ? problemsTable(err.file, err.problems) : ''),
+    done: importNotice,
   });
 };
 
@@ -73,15 +57,8 @@ function importNotice(result: ImportResult): string {
   );
 }
 
-/** The page, with what the last change did (`notice`) and, after a refused file, its problems (`extra`). */
-export async function bankPage(
-  deps: ConsoleDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  notice: Notice,
-  status: number,
-  extra = '',
-) {
+/** The page, with what the last change did (`notice`) and, after a refused file, its problems (`above`). */
+export const bankPage: ShowPage = async (deps, request, reply, { notice, status, above } = {}) => {
   const session = sessionOf(request);
   const ctx = operatorContext(request, deps);
   const settings = bankMatchingSettings(deps.config);
@@ -92,7 +69,7 @@ export async function bankPage(
     bankStatements(ctx, 10),
   ]);
   // The lists waiting for a decision come first; the upload form last, as on the other pages.
-  const body = html`!${extra}
+  const body = html`!${above ?? ''}
     <p><a href="/console/bank/matches">Matches made, and undoing one</a></p>
     !${suggestionsTable(suggestions, session)}!${linesTable(lines)}!${unpaidTable(unpaid)}
     !${dataTable(
@@ -106,8 +83,8 @@ export async function bankPage(
       ],
       { caption: 'Latest statements', empty: 'No statement was imported yet.' },
     )}!${canChange(session) ? uploadForm(csrfField(session)) : readOnlyNote('bank matches')}`;
-  return sendPage(reply, status, { title: 'Bank statements', section: 'bank', session, notice }, body);
-}
+  return sendPage(reply, status ?? 200, { title: 'Bank statements', section: 'bank', session, notice }, body);
+};
 
 const uploadForm = (csrf: string) =>
   html`<form class="card" method="post" action="/console/bank/import" enctype="multipart/form-data">

@@ -13,7 +13,9 @@ import {
   type CredentialView,
   type IssuedPair,
 } from '../../services/operators/credential-admin.js';
-import { attempt, field, operatorContext, sessionOf, type ConsolePage } from '../route-context.js';
+import type { OperatorContext } from '../../services/operators/context.js';
+import { field, operatorContext, sessionOf, type ConsolePage } from '../route-context.js';
+import { changeRoute } from '../views/change-route.js';
 import { canChange, detailList, readOnlyNote, selectField } from '../views/components.js';
 import { partnerFilter } from '../views/filters.js';
 import { listPage } from '../views/list-page.js';
@@ -22,51 +24,41 @@ import { sendPage } from '../views/layout.js';
 /** Credentials: list, issue (the secret is shown once), rotate with an overlap, emergency rotation, revoke. */
 export const credentialsPages: ConsolePage = (app, deps) => {
   credentialList.route(app, deps);
-
-  app.post('/credentials', async (request, reply) => {
-    const ctx = operatorContext(request, deps);
-    const result = await attempt(
-      () =>
-        issuePartnerCredential(
-          ctx,
-          field(request.body, 'partner'),
-          parseEnvironment(field(request.body, 'environment') || deps.config.APP_ENV),
-        ),
-      (notice, status) => credentialList.show(deps, request, reply, { notice, status }),
-    );
-    if ('shown' in result) return result.shown;
-    return secretPage(request, reply, 'Credentials issued', result.done, null);
+  changeRoute(app, deps, '/credentials', {
+    run: (request) =>
+      issuePartnerCredential(
+        operatorContext(request, deps),
+        field(request.body, 'partner'),
+        parseEnvironment(field(request.body, 'environment') || deps.config.APP_ENV),
+      ),
+    show: credentialList.show,
+    done: (issued, request, reply) => secretPage(request, reply, 'Credentials issued', issued, null),
   });
-
-  app.post<{ Params: { clientId: string } }>('/credentials/:clientId', async (request, reply) => {
-    const ctx = operatorContext(request, deps);
-    const { clientId } = request.params;
-    const action = field(request.body, 'action');
-    const reason = field(request.body, 'reason') || undefined;
-    const result = await attempt(
-      async () => {
-        if (action === 'rotate') {
-          const overlap = Number(field(request.body, 'overlapDays') || DEFAULT_OVERLAP_DAYS);
-          return rotateCredential(ctx, clientId, overlap);
-        }
-        if (action === 'emergency-rotate') return emergencyRotateCredential(ctx, clientId, reason);
-        return revokeCredential(ctx, clientId, reason);
-      },
-      (notice, status) => credentialList.show(deps, request, reply, { notice, status }),
-    );
-    if ('shown' in result) return result.shown;
-    const done = result.done;
-    if ('issued' in done) {
+  changeRoute<{ clientId: string }, Awaited<ReturnType<typeof changeCredential>>>(app, deps, '/credentials/:clientId', {
+    run: (request) => changeCredential(operatorContext(request, deps), request.params.clientId, request.body),
+    show: credentialList.show,
+    done: (done, request, reply) => {
+      const { clientId } = request.params;
+      if (!('issued' in done))
+        return `Revoked ${clientId}; the partner has ${done.usableLeft} usable pair(s) left in ${done.revoked.environment}.`;
       const old =
-        action === 'rotate'
+        field(request.body, 'action') === 'rotate'
           ? `The old pair ${clientId} keeps working until ${done.previous.expiresAt?.toISOString() ?? '–'}.`
           : `The old pair ${clientId} is revoked now.`;
       return secretPage(request, reply, 'Credentials rotated', done.issued, old);
-    }
-    const text = `Revoked ${clientId}; the partner has ${done.usableLeft} usable pair(s) left in ${done.revoked.environment}.`;
-    return credentialList.show(deps, request, reply, { notice: { kind: 'ok', text } });
+    },
   });
 };
+
+/** Rotation with an overlap, emergency rotation, or revocation, as the form's `action` says. */
+async function changeCredential(ctx: OperatorContext, clientId: string, body: unknown) {
+  const action = field(body, 'action');
+  const reason = field(body, 'reason') || undefined;
+  if (action === 'rotate')
+    return rotateCredential(ctx, clientId, Number(field(body, 'overlapDays') || DEFAULT_OVERLAP_DAYS));
+  if (action === 'emergency-rotate') return emergencyRotateCredential(ctx, clientId, reason);
+  return revokeCredential(ctx, clientId, reason);
+}
 
 /** GET /credentials: every partner's credentials, or one partner's; admins issue, rotate and revoke. */
 const credentialList = listPage<CredentialView>({

@@ -1,7 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
 import type { ConsoleSession } from '../../services/console/sessions.js';
-import { listPartners } from '../../services/operators/partners.js';
 import {
   DEBIT_VIEWS,
   listDebits,
@@ -10,16 +8,11 @@ import {
   type DebitView,
   type OperatorDebit,
 } from '../../services/operators/recurring-debits.js';
-import {
-  attempt,
-  operatorContext,
-  param,
-  sessionOf,
-  type ConsoleDeps,
-  type ConsolePage,
-  type Notice,
-} from '../route-context.js';
-import { Markup, canChange, csrfField, dataTable, detailList, link, query, selectField } from '../views/components.js';
+import { operatorContext, sessionOf, type ConsolePage } from '../route-context.js';
+import { changeRoute, type ShowPage } from '../views/change-route.js';
+import { Markup, canChange, csrfField, dataTable, detailList, link, query, type Column } from '../views/components.js';
+import { partnerFilter } from '../views/filters.js';
+import { listPage } from '../views/list-page.js';
 import { aud } from '../views/format.js';
 import { sendPage } from '../views/layout.js';
 
@@ -37,76 +30,61 @@ const CAPTIONS: Record<DebitView, string> = {
  * one for admins. The same services as `fundraiser-admin debits`.
  */
 export const debitsPages: ConsolePage = (app, deps) => {
-  getDebits(app, deps);
-  app.get<{ Params: { id: string } }>('/debits/:id', (request, reply) => debitPage(deps, request, reply, null, 200));
-  postDebitRetry(app, deps);
-};
-
-/** GET /debits */
-const getDebits: ConsolePage = (app, deps) => {
-  app.get('/debits', async (request, reply) => {
-    const session = sessionOf(request);
-    const ctx = operatorContext(request, deps);
-    const chosen = param(request, 'view');
-    const view: DebitView = (DEBIT_VIEWS as readonly string[]).includes(chosen) ? (chosen as DebitView) : 'failed';
-    const partner = param(request, 'partner');
-    const [debits, partners] = await Promise.all([
-      listDebits(ctx, { view, partner: partner || undefined, limit: LIMIT }, deps.config.FOUNDATION_TIME_ZONE),
-      listPartners(ctx),
-    ]);
-    const tabs = html`<nav aria-label="Views" class="filters">
-      !${DEBIT_VIEWS.map((v) =>
-        v === view
-          ? html`<a href="/console/debits${query({ view: v, partner })}" aria-current="page">${v}</a>`
-          : link(`/console/debits${query({ view: v, partner })}`, v),
-      )}
-    </nav>`;
-    const filters = html`<form class="filters" method="get" action="/console/debits">
-      <input type="hidden" name="view" value="${view}" />
-      !${selectField({ id: 'partner', label: 'Partner', options: partners.map((p) => p.name), chosen: partner, any: 'Any partner' })}
-      <p><button type="submit">Show</button></p>
-    </form>`;
-    const table = debitTable(debits, session, { caption: CAPTIONS[view], empty: `No ${view} debits.` });
-    return sendPage(reply, 200, { title: 'Debits', section: 'debits', session }, html`!${tabs}!${filters}!${table}`);
+  debitList.route(app, deps);
+  app.get<Id>('/debits/:id', (request, reply) => debitPage(deps, request, reply));
+  changeRoute<Id['Params'], Awaited<ReturnType<typeof retryDebit>>>(app, deps, '/debits/:id/retry', {
+    run: (request) => retryDebit(operatorContext(request, deps), request.params.id, deps.config.FOUNDATION_TIME_ZONE),
+    show: debitPage,
+    done: ({ attempt, nextAttemptOn }) =>
+      `Try ${attempt} is queued for ${nextAttemptOn}: the service submits it within seconds.`,
   });
 };
 
-/** POST /debits/:id/retry: the debit's page, with the try queued or why it cannot be. */
-const postDebitRetry: ConsolePage = (app, deps) => {
-  app.post<{ Params: { id: string } }>('/debits/:id/retry', async (request, reply) => {
-    const outcome = await attempt(
-      () => retryDebit(operatorContext(request, deps), request.params.id, deps.config.FOUNDATION_TIME_ZONE),
-      (notice, status) => debitPage(deps, request, reply, notice, status),
-    );
-    if ('shown' in outcome) return outcome.shown;
-    const { attempt: next, nextAttemptOn } = outcome.done;
-    const text = `Try ${next} is queued for ${nextAttemptOn}: the service submits it within seconds.`;
-    return debitPage(deps, request, reply, { kind: 'ok', text }, 200);
-  });
-};
+type Id = { Params: { id: string } };
+
+/** GET /debits: one view at a time (tabs), by partner. */
+const debitList = listPage<OperatorDebit>({
+  path: '/debits',
+  title: 'Debits',
+  section: 'debits',
+  filters: [{ name: 'view', label: 'View', type: 'hidden', options: DEBIT_VIEWS, fallback: 'failed' }, partnerFilter()],
+  query: ({ ops, deps, values, asked }) =>
+    listDebits(
+      ops,
+      { view: values.view as DebitView, partner: asked('partner'), limit: LIMIT },
+      deps.config.FOUNDATION_TIME_ZONE,
+    ),
+  above: ({ values }) =>
+    html`<nav aria-label="Views" class="filters">
+      !${DEBIT_VIEWS.map((v) => {
+        const href = `/console/debits${query({ view: v, partner: values.partner })}`;
+        return v === values.view ? html`<a href="${href}" aria-current="page">${v}</a>` : link(href, v);
+      })}
+    </nav>`,
+  columns: ({ session }) => debitColumns(session),
+  caption: ({ values }) => CAPTIONS[values.view as DebitView],
+  empty: ({ values }) => `No ${values.view} debits.`,
+});
 
 /** Debits with what an admin may do about each: a retry button on a failed one that can be tried again. */
 export const debitTable = (
   debits: OperatorDebit[],
   session: ConsoleSession,
   options: { caption: string; empty: string },
-) =>
-  dataTable(
-    debits,
-    [
-      { header: 'Debit', cell: (d) => link(`/console/debits/${encodeURIComponent(d.id)}`, d.id) },
-      { header: 'Due', text: (d) => d.dueDate },
-      { header: 'Partner', text: (d) => d.partnerName },
-      { header: 'AUD', text: (d) => aud(d.amountCents), numeric: true },
-      { header: 'Status', text: (d) => (d.disputedAt ? `${d.status}, disputed` : d.status) },
-      { header: 'Tries', text: (d) => d.attempts, numeric: true },
-      { header: 'Next try', text: (d) => d.nextAttemptOn },
-      { header: 'Why', text: (d) => (d.disputedAt ? d.disputeReason : d.failureMessage) },
-      { header: 'Donation', cell: (d) => donationLink(d) },
-      { header: '', cell: (d) => (canChange(session) && d.retryable ? retryForm(d, session) : '') },
-    ],
-    options,
-  );
+) => dataTable(debits, debitColumns(session), options);
+
+const debitColumns = (session: ConsoleSession): Column<OperatorDebit>[] => [
+  { header: 'Debit', cell: (d) => link(`/console/debits/${encodeURIComponent(d.id)}`, d.id) },
+  { header: 'Due', text: (d) => d.dueDate },
+  { header: 'Partner', text: (d) => d.partnerName },
+  { header: 'AUD', text: (d) => aud(d.amountCents), numeric: true },
+  { header: 'Status', text: (d) => (d.disputedAt ? `${d.status}, disputed` : d.status) },
+  { header: 'Tries', text: (d) => d.attempts, numeric: true },
+  { header: 'Next try', text: (d) => d.nextAttemptOn },
+  { header: 'Why', text: (d) => (d.disputedAt ? d.disputeReason : d.failureMessage) },
+  { header: 'Donation', cell: (d) => donationLink(d) },
+  { header: '', cell: (d) => (canChange(session) && d.retryable ? retryForm(d, session) : '') },
+];
 
 const donationLink = (d: OperatorDebit) =>
   d.donationReferenceId
@@ -119,13 +97,7 @@ const retryForm = (d: OperatorDebit, session: ConsoleSession) =>
   </form>`;
 
 /** One debit: its facts, with links to its plan and its donation, and the retry for admins. */
-async function debitPage(
-  deps: ConsoleDeps,
-  request: FastifyRequest<{ Params: { id: string } }>,
-  reply: FastifyReply,
-  notice: Notice,
-  status: number,
-) {
+const debitPage: ShowPage<Id> = async (deps, request, reply, { notice, status } = {}) => {
   const session = sessionOf(request);
   const d = await showDebit(operatorContext(request, deps), request.params.id);
   const body = html`!${detailList([
@@ -152,5 +124,5 @@ async function debitPage(
     ['Settled', d.settledAt],
     ['Donation', new Markup(donationLink(d))],
   ])}!${canChange(session) && d.retryable ? retryForm(d, session) : ''}`;
-  return sendPage(reply, status, { title: `Debit ${d.id}`, section: 'debits', session, notice }, body);
-}
+  return sendPage(reply, status ?? 200, { title: `Debit ${d.id}`, section: 'debits', session, notice }, body);
+};

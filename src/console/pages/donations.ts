@@ -1,29 +1,15 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
-import {
-  donationDetail,
-  findDonations,
-  listPartnerDonations,
-  type DonationRecord,
-  type DonationSettlement,
-} from '../../services/operators/donations.js';
-import { InvalidInputError, OperatorError } from '../../services/operators/operator-errors.js';
-import { listPartners } from '../../services/operators/partners.js';
+import type { DonationRecord, DonationSettlement } from '../../services/operators/donations.js';
+import { donationDetail, findDonations, listPartnerDonations } from '../../services/operators/donations.js';
+import { InvalidInputError } from '../../services/operators/operator-errors.js';
 import { reverseByOperator } from '../../services/operators/reversals.js';
 import { parseTimeRange } from '../../services/operators/time-range.js';
 import { reversalsSection } from './donation-reversals.js';
-import { statusOf } from './error-page.js';
-import {
-  attempt,
-  field,
-  operatorContext,
-  param,
-  sessionOf,
-  type ConsoleDeps,
-  type ConsolePage,
-  type Notice,
-} from '../route-context.js';
-import { Markup, dataTable, detailList, link, selectField } from '../views/components.js';
+import { field, operatorContext, param, sessionOf, type ConsolePage } from '../route-context.js';
+import { changeRoute, type ShowPage } from '../views/change-route.js';
+import { Markup, detailList, link } from '../views/components.js';
+import { partnerFilter } from '../views/filters.js';
+import { listPage } from '../views/list-page.js';
 import { aud } from '../views/format.js';
 import { sendPage } from '../views/layout.js';
 
@@ -34,51 +20,19 @@ const LIMIT = 200;
  * donation's page its reversals, with the admins' form that reverses it.
  */
 export const donationsPages: ConsolePage = (app, deps) => {
-  getDonations(app, deps);
-  app.get<{ Params: { reference: string } }>('/donations/:reference', (request, reply) =>
-    donationPage(deps, request, reply, null, 200),
-  );
-  postDonationReversal(app, deps);
-};
-
-/** GET /donations */
-const getDonations: ConsolePage = (app, deps) => {
   app.get('/donations', async (request, reply) => {
     const reference = param(request, 'reference');
-    if (reference) {
-      const found = await donationDetail(operatorContext(request, deps), reference).catch(() => null);
-      if (found) return reply.redirect(`/console/donations/${encodeURIComponent(reference)}`, 303);
-    }
-    let results = '';
-    let notice: { kind: 'error'; text: string } | null = null;
-    let status = 200;
-    try {
-      results = reference
-        ? html`<p class="empty">No donation has the reference ${reference}.</p>`
-        : await search(request, deps);
-    } catch (err) {
-      if (!(err instanceof OperatorError)) throw err;
-      notice = { kind: 'error', text: err.message };
-      status = statusOf(err);
-    }
-    const partners = await listPartners(operatorContext(request, deps));
-    return sendPage(
-      reply,
-      status,
-      { title: 'Donations', section: 'donations', session: sessionOf(request), notice },
-      html`!${searchForm(
-        request,
-        partners.map((p) => p.name),
-      )}!${results}`,
-    );
+    const found = reference && (await donationDetail(operatorContext(request, deps), reference).catch(() => null));
+    if (found) return reply.redirect(`/console/donations/${encodeURIComponent(reference)}`, 303);
+    return donationList.show(deps, request, reply);
   });
-};
-
-/** POST /donations/:reference/reversals: the donation's page again, with what happened. */
-const postDonationReversal: ConsolePage = (app, deps) => {
-  app.post<{ Params: { reference: string } }>('/donations/:reference/reversals', async (request, reply) => {
-    const outcome = await attempt(
-      () => {
+  app.get<Ref>('/donations/:reference', (request, reply) => donationPage(deps, request, reply));
+  changeRoute<Ref['Params'], Awaited<ReturnType<typeof reverseByOperator>>>(
+    app,
+    deps,
+    '/donations/:reference/reversals',
+    {
+      run: (request) => {
         if (field(request.body, 'confirm') !== 'yes')
           throw new InvalidInputError('Tick the confirmation to reverse: nothing was changed.');
         return reverseByOperator(operatorContext(request, deps), {
@@ -88,25 +42,63 @@ const postDonationReversal: ConsolePage = (app, deps) => {
           note: field(request.body, 'note'),
         });
       },
-      (notice, status) => donationPage(deps, request, reply, notice, status),
-    );
-    if ('shown' in outcome) return outcome.shown;
-    const r = outcome.done;
-    const text =
-      `Reversed ${aud(r.amountCents)} AUD (${r.reversalId}); the partner is told.` +
-      (r.owedBack ? ' The donation was settled: the money is owed back.' : '');
-    return donationPage(deps, request, reply, { kind: 'ok', text }, 200);
-  });
+      show: donationPage,
+      done: (r) =>
+        `Reversed ${aud(r.amountCents)} AUD (${r.reversalId}); the partner is told.` +
+        (r.owedBack ? ' The donation was settled: the money is owed back.' : ''),
+    },
+  );
 };
 
+type Ref = { Params: { reference: string } };
+
+/** GET /donations: by transaction id or donor e-mail, or a partner's over dates (a known reference was redirected). */
+const donationList = listPage<DonationRecord>({
+  path: '/donations',
+  title: 'Donations',
+  section: 'donations',
+  search: true,
+  submit: 'Search',
+  filters: [
+    { name: 'reference', label: 'Reference', type: 'text' },
+    { name: 'transactionId', label: 'Transaction id', type: 'text' },
+    { name: 'email', label: 'Donor e-mail', type: 'email' },
+    partnerFilter(),
+    { name: 'from', label: 'From (UTC day)', type: 'date' },
+    { name: 'to', label: 'To (included)', type: 'date' },
+  ],
+  query: async ({ ops, asked }) => {
+    const reference = asked('reference');
+    if (reference)
+      return { rows: null, summary: html`<p class="empty">No donation has the reference ${reference}.</p>` };
+    const [transactionId, donorEmail, partner] = [asked('transactionId'), asked('email'), asked('partner')];
+    const range = parseTimeRange(asked('from'), asked('to'));
+    if (transactionId || donorEmail) return findDonations(ops, { transactionId, donorEmail, partner, limit: LIMIT });
+    if (!partner) return { rows: null };
+    const found = await listPartnerDonations(ops, { partner, range, limit: LIMIT });
+    const cut = found.count > LIMIT ? `; the first ${LIMIT} are listed` : '';
+    return {
+      rows: found.donations,
+      summary: html`<p>${found.count} donation(s), AUD ${aud(found.totalCents)} in all${cut}.</p>`,
+    };
+  },
+  columns: [
+    {
+      header: 'Reference',
+      cell: (d) => link(`/console/donations/${encodeURIComponent(d.referenceId)}`, d.referenceId),
+    },
+    { header: 'Received', text: (d) => d.createdAt },
+    { header: 'Partner', text: (d) => d.partnerName },
+    { header: 'Channel', text: (d) => d.channel },
+    { header: 'Transaction id', text: (d) => d.transactionId },
+    { header: 'AUD', text: (d) => aud(d.amountCents), numeric: true },
+  ],
+  caption: 'Donations found',
+  empty: 'No donations match.',
+});
+
 /** One donation: its facts, its settlement, and its reversals. */
-async function donationPage(
-  deps: ConsoleDeps,
-  request: FastifyRequest<{ Params: { reference: string } }>,
-  reply: FastifyReply,
-  notice: Notice,
-  status: number,
-) {
+const donationPage: ShowPage<Ref> = async (deps, request, reply, { notice, status } = {}) => {
   const session = sessionOf(request);
   const detail = await donationDetail(operatorContext(request, deps), request.params.reference);
   const { donation: d, settlement } = detail;
@@ -128,65 +120,9 @@ async function donationPage(
     ])}
     <h2>Settlement</h2>
     !${settlementSection(settlement)}!${reversalsSection(detail, session)}`;
-  return sendPage(reply, status, { title: `Donation ${d.referenceId}`, section: 'donations', session, notice }, body);
-}
-
-async function search(request: FastifyRequest, deps: ConsoleDeps): Promise<string> {
-  const ctx = operatorContext(request, deps);
-  const transactionId = param(request, 'transactionId') || undefined;
-  const donorEmail = param(request, 'email') || undefined;
-  const partner = param(request, 'partner') || undefined;
-  const range = parseTimeRange(param(request, 'from') || undefined, param(request, 'to') || undefined);
-  if (transactionId || donorEmail)
-    return donationsTable(await findDonations(ctx, { transactionId, donorEmail, partner, limit: LIMIT }));
-  if (partner) {
-    const found = await listPartnerDonations(ctx, { partner, range, limit: LIMIT });
-    return html`<p>
-        ${found.count} donation(s), AUD ${aud(found.totalCents)} in
-        all${found.count > LIMIT ? `; the first ${LIMIT} are listed` : ''}.
-      </p>
-      !${donationsTable(found.donations)}`;
-  }
-  return '';
-}
-
-const donationsTable = (rows: DonationRecord[]) =>
-  dataTable(
-    rows,
-    [
-      {
-        header: 'Reference',
-        cell: (d) => link(`/console/donations/${encodeURIComponent(d.referenceId)}`, d.referenceId),
-      },
-      { header: 'Received', text: (d) => d.createdAt },
-      { header: 'Partner', text: (d) => d.partnerName },
-      { header: 'Channel', text: (d) => d.channel },
-      { header: 'Transaction id', text: (d) => d.transactionId },
-      { header: 'AUD', text: (d) => aud(d.amountCents), numeric: true },
-    ],
-    { caption: 'Donations found', empty: 'No donations match.' },
-  );
-
-function searchForm(request: FastifyRequest, partners: string[]): string {
-  const value = (name: string) => param(request, name);
-  const chosen = value('partner');
-  return html`<form class="filters" method="get" action="/console/donations" role="search">
-    <p>
-      <label for="reference">Reference</label><input id="reference" name="reference" value="${value('reference')}" />
-    </p>
-    <p>
-      <label for="transactionId">Transaction id</label
-      ><input id="transactionId" name="transactionId" value="${value('transactionId')}" />
-    </p>
-    <p>
-      <label for="email">Donor e-mail</label><input id="email" name="email" type="email" value="${value('email')}" />
-    </p>
-    !${selectField({ id: 'partner', label: 'Partner', options: partners, chosen, any: 'Any partner' })}
-    <p><label for="from">From (UTC day)</label><input id="from" name="from" type="date" value="${value('from')}" /></p>
-    <p><label for="to">To (included)</label><input id="to" name="to" type="date" value="${value('to')}" /></p>
-    <p><button type="submit">Search</button></p>
-  </form>`;
-}
+  const title = `Donation ${d.referenceId}`;
+  return sendPage(reply, status ?? 200, { title, section: 'donations', session, notice }, body);
+};
 
 /** How the donation was settled: by a remittance entry (with a link to its batch), or by the debit that collected it. */
 function settlementSection(settlement: DonationSettlement | null): string {

@@ -1,22 +1,13 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
 import type { ConsoleSession } from '../../services/console/sessions.js';
 import { listOwedBack, owedBackCsv, type OwedBack, type OwedReversal } from '../../services/operators/owed-back.js';
-import { listPartners } from '../../services/operators/partners.js';
 import { markRepaid } from '../../services/operators/reversals.js';
-import {
-  attempt,
-  field,
-  operatorContext,
-  param,
-  sessionOf,
-  type ConsoleDeps,
-  type ConsolePage,
-  type Notice,
-} from '../route-context.js';
-import { canChange, csrfField, dataTable, link, query, readOnlyNote, selectField } from '../views/components.js';
+import { field, operatorContext, param, type ConsolePage } from '../route-context.js';
+import { changeRoute } from '../views/change-route.js';
+import { canChange, csrfField, dataTable, link, query, readOnlyNote, type Column } from '../views/components.js';
+import { partnerFilter } from '../views/filters.js';
+import { listPage } from '../views/list-page.js';
 import { aud } from '../views/format.js';
-import { sendPage } from '../views/layout.js';
 
 const LIMIT = 500;
 /** The file holds everything owed: it is what finance pays. */
@@ -28,7 +19,7 @@ const EXPORT_LIMIT = 1_000_000;
  * as `fundraiser-admin reversals`.
  */
 export const owedBackPages: ConsolePage = (app, deps) => {
-  app.get('/reversals/owed', (request, reply) => owedPage(deps, request, reply, null, 200));
+  owedList.route(app, deps);
   app.get('/reversals/owed.csv', async (request, reply) => {
     const partner = param(request, 'partner') || undefined;
     const owed = await listOwedBack(operatorContext(request, deps), { partner, limit: EXPORT_LIMIT });
@@ -37,46 +28,32 @@ export const owedBackPages: ConsolePage = (app, deps) => {
       .header('content-disposition', 'attachment; filename="owed-back.csv"')
       .send(owedBackCsv(owed));
   });
-  postRepaid(app, deps);
-};
-
-/** POST /reversals/:id/repaid: the list again, with what happened. */
-const postRepaid: ConsolePage = (app, deps) => {
-  app.post<{ Params: { id: string } }>('/reversals/:id/repaid', async (request, reply) => {
-    const outcome = await attempt(
-      () => markRepaid(operatorContext(request, deps), request.params.id, field(request.body, 'note')),
-      (notice, status) => owedPage(deps, request, reply, notice, status),
-    );
-    if ('shown' in outcome) return outcome.shown;
-    const r = outcome.done;
-    const text = `Reversal ${r.reversalId} (${aud(r.amountCents)} AUD to ${r.partnerName}) is marked repaid.`;
-    return owedPage(deps, request, reply, { kind: 'ok', text }, 200);
+  changeRoute<{ id: string }, Awaited<ReturnType<typeof markRepaid>>>(app, deps, '/reversals/:id/repaid', {
+    run: (request) => markRepaid(operatorContext(request, deps), request.params.id, field(request.body, 'note')),
+    show: owedList.show,
+    done: (r) => `Reversal ${r.reversalId} (${aud(r.amountCents)} AUD to ${r.partnerName}) is marked repaid.`,
   });
 };
 
-async function owedPage(
-  deps: ConsoleDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  notice: Notice,
-  status: number,
-) {
-  const session = sessionOf(request);
-  const ctx = operatorContext(request, deps);
-  const partner = param(request, 'partner');
-  const [owed, partners] = await Promise.all([
-    listOwedBack(ctx, { partner: partner || undefined, limit: LIMIT }),
-    listPartners(ctx),
-  ]);
-  const filters = html`<form class="filters" method="get" action="/console/reversals/owed">
-    !${selectField({ id: 'partner', label: 'Partner', options: partners.map((p) => p.name), chosen: partner, any: 'Any partner' })}
-    <p><button type="submit">Show</button></p>
-    <p><a href="/console/reversals/owed.csv${query({ partner })}" download>Download as CSV</a></p>
-  </form>`;
-  const body = html`!${filters}!${totalsTable(owed)}!${canChange(session) ? '' : readOnlyNote('what is owed back')}
-  !${owedTable(owed.reversals, session, partner)}`;
-  return sendPage(reply, status, { title: 'Owed back', section: 'owed', session, notice }, body);
-}
+/** GET /reversals/owed: what is owed back, oldest first, with the totals per partner and the CSV of it all. */
+const owedList = listPage<OwedReversal>({
+  path: '/reversals/owed',
+  title: 'Owed back',
+  section: 'owed',
+  filters: [partnerFilter()],
+  formEnd: ({ values }) =>
+    html`<p>
+      <a href="/console/reversals/owed.csv${query({ partner: values.partner })}" download>Download as CSV</a>
+    </p>`,
+  query: async ({ ops, asked, session }) => {
+    const owed = await listOwedBack(ops, { partner: asked('partner'), limit: LIMIT });
+    const note = canChange(session) ? '' : readOnlyNote('what is owed back');
+    return { rows: owed.reversals, summary: html`!${totalsTable(owed)}!${note}` };
+  },
+  columns: ({ session, values }) => owedColumns(session, values.partner ?? ''),
+  caption: 'Reversals owed back, oldest first',
+  empty: 'Nothing is owed back.',
+});
 
 function totalsTable(owed: OwedBack) {
   const cut = owed.count > LIMIT ? `; the oldest ${LIMIT} are listed, the CSV holds them all` : '';
@@ -93,26 +70,21 @@ function totalsTable(owed: OwedBack) {
     )}`;
 }
 
-const owedTable = (rows: OwedReversal[], session: ConsoleSession, partner: string) =>
-  dataTable(
-    rows,
-    [
-      { header: 'Reversal', text: (r) => r.reversalId },
-      { header: 'Age (days)', text: (r) => r.ageDays, numeric: true },
-      { header: 'Partner', text: (r) => `${r.partnerName} (${r.environment})` },
-      {
-        header: 'Donation',
-        cell: (r) => link(`/console/donations/${encodeURIComponent(r.donationReferenceId)}`, r.donationReferenceId),
-      },
-      { header: 'Fundraiser', text: (r) => `${r.accountName} (${r.fundraiserId})` },
-      { header: 'AUD', text: (r) => aud(r.amountCents), numeric: true },
-      { header: 'Reason', text: (r) => r.reason },
-      { header: 'Asked by', text: (r) => r.requestedBy },
-      { header: 'Note', text: (r) => r.note },
-      { header: '', cell: (r) => (canChange(session) ? repaidForm(r, session, partner) : '') },
-    ],
-    { caption: 'Reversals owed back, oldest first', empty: 'Nothing is owed back.' },
-  );
+const owedColumns = (session: ConsoleSession, partner: string): Column<OwedReversal>[] => [
+  { header: 'Reversal', text: (r) => r.reversalId },
+  { header: 'Age (days)', text: (r) => r.ageDays, numeric: true },
+  { header: 'Partner', text: (r) => `${r.partnerName} (${r.environment})` },
+  {
+    header: 'Donation',
+    cell: (r) => link(`/console/donations/${encodeURIComponent(r.donationReferenceId)}`, r.donationReferenceId),
+  },
+  { header: 'Fundraiser', text: (r) => `${r.accountName} (${r.fundraiserId})` },
+  { header: 'AUD', text: (r) => aud(r.amountCents), numeric: true },
+  { header: 'Reason', text: (r) => r.reason },
+  { header: 'Asked by', text: (r) => r.requestedBy },
+  { header: 'Note', text: (r) => r.note },
+  { header: '', cell: (r) => (canChange(session) ? repaidForm(r, session, partner) : '') },
+];
 
 const repaidForm = (r: OwedReversal, session: ConsoleSession, partner: string) =>
   html`<form

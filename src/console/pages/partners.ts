@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OperatorContext } from '../../services/operators/context.js';
 import { html } from 'ghtml';
 import { listChannelsWithUsage } from '../../services/operators/channels.js';
 import {
@@ -8,17 +8,10 @@ import {
   setPartnerStatus,
   showPartner,
 } from '../../services/operators/partners.js';
-import {
-  attempt,
-  field,
-  fields,
-  operatorContext,
-  sessionOf,
-  type ConsoleDeps,
-  type ConsolePage,
-  type Notice,
-} from '../route-context.js';
-import { canChange, csrfField, dataTable, detailList, link, readOnlyNote } from '../views/components.js';
+import { field, fields, operatorContext, sessionOf, type ConsolePage } from '../route-context.js';
+import { changeRoute, type ShowPage } from '../views/change-route.js';
+import { canChange, csrfField, detailList, link, readOnlyNote } from '../views/components.js';
+import { listPage } from '../views/list-page.js';
 import { sendPage } from '../views/layout.js';
 import { channelBoxes, quotaFields } from '../views/partner-fields.js';
 import { listContacts } from '../../services/operators/partner-contacts.js';
@@ -28,95 +21,80 @@ import { noticesSection } from '../views/notices.js';
 
 /** Partners: the list, creation, and one partner's channels, quota and status. */
 export const partnersPages: ConsolePage = (app, deps) => {
-  app.get('/partners', (request, reply) => listPage(request, reply, deps, null, 200));
-
-  app.post('/partners', async (request, reply) => {
-    const ctx = operatorContext(request, deps);
-    const result = await attempt(
-      () =>
-        createPartner(ctx, {
-          name: field(request.body, 'name'),
-          channels: fields(request.body, 'channels'),
-          quota: {
-            limit: wholeOr(field(request.body, 'quotaLimit'), deps.config.QUOTA_DEFAULT_LIMIT),
-            windowSeconds: wholeOr(field(request.body, 'quotaWindowSeconds'), deps.config.QUOTA_DEFAULT_WINDOW_SECONDS),
-          },
-        }),
-      (notice, status) => listPage(request, reply, deps, notice, status),
-    );
-    if ('shown' in result) return result.shown;
-    return reply.redirect(`/console/partners/${result.done.id}?done=created`, 303);
+  partnerList.route(app, deps);
+  changeRoute(app, deps, '/partners', {
+    run: (request) =>
+      createPartner(operatorContext(request, deps), {
+        name: field(request.body, 'name'),
+        channels: fields(request.body, 'channels'),
+        quota: {
+          limit: wholeOr(field(request.body, 'quotaLimit'), deps.config.QUOTA_DEFAULT_LIMIT),
+          windowSeconds: wholeOr(field(request.body, 'quotaWindowSeconds'), deps.config.QUOTA_DEFAULT_WINDOW_SECONDS),
+        },
+      }),
+    show: partnerList.show,
+    done: (created, _request, reply) => reply.redirect(`/console/partners/${created.id}?done=created`, 303),
   });
-
-  app.get<{ Params: { id: string } }>('/partners/:id', (request, reply) =>
-    detailPage(request, reply, deps, request.params.id, null, 200),
-  );
-
-  app.post<{ Params: { id: string } }>('/partners/:id', async (request, reply) => {
-    const ctx = operatorContext(request, deps);
-    const { id } = request.params;
-    const action = field(request.body, 'action');
-    const result = await attempt(
-      async () => {
-        if (action === 'suspend' || action === 'reactivate')
-          return setPartnerStatus(
-            ctx,
-            id,
-            action === 'suspend' ? 'suspended' : 'active',
-            field(request.body, 'reason') || undefined,
-          );
-        return changePartner(ctx, id, {
-          channels: fields(request.body, 'channels'),
-          quotaLimit: wholeOr(field(request.body, 'quotaLimit'), undefined),
-          quotaWindowSeconds: wholeOr(field(request.body, 'quotaWindowSeconds'), undefined),
-        });
-      },
-      (notice, status) => detailPage(request, reply, deps, id, notice, status),
-    );
-    if ('shown' in result) return result.shown;
-    return reply.redirect(`/console/partners/${result.done.id}?done=${action === 'update' ? 'updated' : action}`, 303);
+  app.get<Id>('/partners/:id', (request, reply) => detailPage(deps, request, reply));
+  changeRoute<Id['Params'], { id: string }>(app, deps, '/partners/:id', {
+    run: (request) => changePartnerBy(operatorContext(request, deps), request.params.id, request.body),
+    show: detailPage,
+    done: (changed, request, reply) => {
+      const action = field(request.body, 'action');
+      return reply.redirect(`/console/partners/${changed.id}?done=${action === 'update' ? 'updated' : action}`, 303);
+    },
   });
 };
 
-async function listPage(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  deps: ConsoleDeps,
-  notice: Notice,
-  status: number,
-) {
-  const session = sessionOf(request);
-  const ctx = operatorContext(request, deps);
-  const [partners, channels] = await Promise.all([listPartners(ctx), listChannelsWithUsage(ctx)]);
-  const table = dataTable(
-    partners,
-    [
-      { header: 'Name', cell: (p) => link(`/console/partners/${p.id}`, p.name) },
-      { header: 'Status', text: (p) => p.status },
-      { header: 'Channels', text: (p) => p.channels },
-      { header: 'Quota', text: (p) => `${p.quota_limit} / ${p.quota_window_seconds} s` },
-      { header: 'Usable credentials', text: (p) => p.usableCredentials, numeric: true },
-    ],
-    { caption: 'Partners', empty: 'No partners yet.' },
-  );
-  const form = canChange(session)
-    ? html`<form class="card" method="post" action="/console/partners">
-        <h2>New partner</h2>
-        !${csrfField(session)}
-        <p>
-          <label for="name">Name</label
-          ><input id="name" name="name" required maxlength="200" value="${notice ? field(request.body, 'name') : ''}" />
-        </p>
-        !${channelBoxes(
-          channels.map((c) => c.name),
-          notice ? fields(request.body, 'channels') : [],
-        )}
-        !${quotaFields(deps.config.QUOTA_DEFAULT_LIMIT, deps.config.QUOTA_DEFAULT_WINDOW_SECONDS)}
-        <p><button type="submit">Create partner</button></p>
-      </form>`
-    : readOnlyNote('partners');
-  return sendPage(reply, status, { title: 'Partners', section: 'partners', session, notice }, html`!${table}!${form}`);
+type Id = { Params: { id: string } };
+
+/** Suspend or reactivate (with a reason for the audit log), or new channels and quota, as the form's `action` says. */
+function changePartnerBy(ctx: OperatorContext, id: string, body: unknown) {
+  const action = field(body, 'action');
+  if (action === 'suspend' || action === 'reactivate')
+    return setPartnerStatus(ctx, id, action === 'suspend' ? 'suspended' : 'active', field(body, 'reason') || undefined);
+  return changePartner(ctx, id, {
+    channels: fields(body, 'channels'),
+    quotaLimit: wholeOr(field(body, 'quotaLimit'), undefined),
+    quotaWindowSeconds: wholeOr(field(body, 'quotaWindowSeconds'), undefined),
+  });
 }
+
+/** GET /partners: every partner, and the form of a new one for admins (filled again when it was refused). */
+const partnerList = listPage({
+  path: '/partners',
+  title: 'Partners',
+  section: 'partners',
+  filters: [],
+  query: ({ ops }) => listPartners(ops),
+  columns: [
+    { header: 'Name', cell: (p) => link(`/console/partners/${p.id}`, p.name) },
+    { header: 'Status', text: (p) => p.status },
+    { header: 'Channels', text: (p) => p.channels },
+    { header: 'Quota', text: (p) => `${p.quota_limit} / ${p.quota_window_seconds} s` },
+    { header: 'Usable credentials', text: (p) => p.usableCredentials, numeric: true },
+  ],
+  caption: 'Partners',
+  empty: 'No partners yet.',
+  below: async ({ session, ops, deps, request }) => {
+    if (!canChange(session)) return readOnlyNote('partners');
+    const channels = await listChannelsWithUsage(ops);
+    return html`<form class="card" method="post" action="/console/partners">
+      <h2>New partner</h2>
+      !${csrfField(session)}
+      <p>
+        <label for="name">Name</label
+        ><input id="name" name="name" required maxlength="200" value="${field(request.body, 'name')}" />
+      </p>
+      !${channelBoxes(
+        channels.map((c) => c.name),
+        fields(request.body, 'channels'),
+      )}
+      !${quotaFields(deps.config.QUOTA_DEFAULT_LIMIT, deps.config.QUOTA_DEFAULT_WINDOW_SECONDS)}
+      <p><button type="submit">Create partner</button></p>
+    </form>`;
+  },
+});
 
 const DONE: Record<string, string> = {
   created: 'Partner created. Issue its credentials on the Credentials page.',
@@ -127,14 +105,8 @@ const DONE: Record<string, string> = {
   'contact-removed': 'Contact removed.',
 };
 
-export async function detailPage(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  deps: ConsoleDeps,
-  id: string,
-  notice: Notice,
-  status: number,
-) {
+export const detailPage: ShowPage<Id> = async (deps, request, reply, { notice, status } = {}) => {
+  const { id } = request.params;
   const session = sessionOf(request);
   const ctx = operatorContext(request, deps);
   const [partner, channels, contacts, notices] = await Promise.all([
@@ -171,7 +143,7 @@ export async function detailPage(
   </p>`;
   return sendPage(
     reply,
-    status,
+    status ?? 200,
     {
       title: partner.name,
       section: 'partners',
@@ -180,7 +152,7 @@ export async function detailPage(
     },
     html`!${summary}!${links}!${contactsSection(partner.id, contacts, session)}!${noticesSection(notices)}!${forms}`,
   );
-}
+};
 
 /** The forms an operator who may change partners sees: channels and quota, and suspend or reactivate. */
 function changeForms(

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
 import type { ConsoleSession } from '../../services/console/sessions.js';
 import { correctDonor } from '../../services/operators/receipt-correction.js';
@@ -9,30 +8,19 @@ import {
   voidByOperator,
   type ReceiptDetail,
 } from '../../services/operators/receipts.js';
-import {
-  attempt,
-  field,
-  operatorContext,
-  sessionOf,
-  type ConsoleDeps,
-  type ConsolePage,
-  type Notice,
-} from '../route-context.js';
+import { field, operatorContext, sessionOf, type ConsolePage } from '../route-context.js';
+import { changeRoute, type ShowPage } from '../views/change-route.js';
 import { Markup, canChange, csrfField, dataTable, detailList, link, readOnlyNote } from '../views/components.js';
 import { aud } from '../views/format.js';
 import { sendPage } from '../views/layout.js';
-
-type NumberRequest = FastifyRequest<{ Params: { number: string } }>;
 
 /**
  * One receipt of the register (docs/receipts.md, "Operators"): what it says, the messages about its donation, its
  * PDF, and for admins resend and void. Every view and download is audited (the services do it).
  */
 export const receiptPages: ConsolePage = (app, deps) => {
-  app.get<{ Params: { number: string } }>('/receipts/:number', (request, reply) =>
-    receiptPage(deps, request, reply, null, 200),
-  );
-  app.get<{ Params: { number: string } }>('/receipts/:number/pdf', async (request, reply) => {
+  app.get<Numbered>('/receipts/:number', (request, reply) => receiptPage(deps, request, reply));
+  app.get<Numbered>('/receipts/:number/pdf', async (request, reply) => {
     const pdf = await receiptPdfOf(operatorContext(request, deps), request.params.number);
     return reply
       .type(pdf.contentType)
@@ -40,54 +28,36 @@ export const receiptPages: ConsolePage = (app, deps) => {
       .header('cache-control', 'no-store')
       .send(pdf.content);
   });
-  app.post<{ Params: { number: string } }>('/receipts/:number/resend', async (request, reply) => {
-    const outcome = await attempt(
-      () => resendReceipt(operatorContext(request, deps), request.params.number),
-      (notice, status) => receiptPage(deps, request, reply, notice, status),
-    );
-    if ('shown' in outcome) return outcome.shown;
-    const text = `Receipt ${outcome.done.number} is queued to its donor again.`;
-    return receiptPage(deps, request, reply, { kind: 'ok', text }, 200);
+  changeRoute<Numbered['Params'], { number: string }>(app, deps, '/receipts/:number/resend', {
+    run: (request) => resendReceipt(operatorContext(request, deps), request.params.number),
+    show: receiptPage,
+    done: ({ number }) => `Receipt ${number} is queued to its donor again.`,
   });
-  postCorrection(app, deps);
-  app.post<{ Params: { number: string } }>('/receipts/:number/void', async (request, reply) => {
-    const outcome = await attempt(
-      () => voidByOperator(operatorContext(request, deps), request.params.number, field(request.body, 'reason')),
-      (notice, status) => receiptPage(deps, request, reply, notice, status),
-    );
-    if ('shown' in outcome) return outcome.shown;
-    const text = `Receipt ${outcome.done.number} is void; its donor is told.`;
-    return receiptPage(deps, request, reply, { kind: 'ok', text }, 200);
+  changeRoute<Numbered['Params'], { number: string }>(app, deps, '/receipts/:number/correct', {
+    run: (request) => correctDonor(operatorContext(request, deps), request.params.number, correctionOf(request.body)),
+    show: receiptPage,
+    // The replacement's page: the receipt that was corrected is void.
+    done: ({ number }, _request, reply) => reply.redirect(`/console/receipts/${encodeURIComponent(number)}`, 303),
+  });
+  changeRoute<Numbered['Params'], { number: string }>(app, deps, '/receipts/:number/void', {
+    run: (request) =>
+      voidByOperator(operatorContext(request, deps), request.params.number, field(request.body, 'reason')),
+    show: receiptPage,
+    done: ({ number }) => `Receipt ${number} is void; its donor is told.`,
   });
 };
 
-/** POST /receipts/:number/correct: the replacement's page, or this one again with what was wrong. */
-const postCorrection: ConsolePage = (app, deps) => {
-  app.post<{ Params: { number: string } }>('/receipts/:number/correct', async (request, reply) => {
-    const value = (name: string) => field(request.body, name);
-    const outcome = await attempt(
-      () =>
-        correctDonor(operatorContext(request, deps), request.params.number, {
-          firstName: value('firstName'),
-          lastName: value('lastName'),
-          businessName: value('businessName'),
-          email: value('email'),
-          reason: value('reason'),
-        }),
-      (notice, status) => receiptPage(deps, request, reply, notice, status),
-    );
-    if ('shown' in outcome) return outcome.shown;
-    return reply.redirect(`/console/receipts/${encodeURIComponent(outcome.done.number)}`, 303);
-  });
-};
+type Numbered = { Params: { number: string } };
 
-async function receiptPage(
-  deps: ConsoleDeps,
-  request: NumberRequest,
-  reply: FastifyReply,
-  notice: Notice,
-  status: number,
-) {
+const correctionOf = (body: unknown) => ({
+  firstName: field(body, 'firstName'),
+  lastName: field(body, 'lastName'),
+  businessName: field(body, 'businessName'),
+  email: field(body, 'email'),
+  reason: field(body, 'reason'),
+});
+
+const receiptPage: ShowPage<Numbered> = async (deps, request, reply, { notice, status } = {}) => {
   const session = sessionOf(request);
   const detail = await showReceipt(operatorContext(request, deps), request.params.number);
   const r = detail.receipt;
@@ -117,8 +87,8 @@ async function receiptPage(
     <p><a href="/console/receipts/${encodeURIComponent(r.number)}/pdf" download>Download the PDF</a></p>
     <h2>Messages about this donation</h2>
     !${messagesTable(detail)}!${actions(detail, session)}`;
-  return sendPage(reply, status, { title: `Receipt ${r.number}`, section: 'receipts', session, notice }, body);
-}
+  return sendPage(reply, status ?? 200, { title: `Receipt ${r.number}`, section: 'receipts', session, notice }, body);
+};
 
 const messagesTable = (detail: ReceiptDetail) =>
   dataTable(

@@ -1,23 +1,10 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
 import { PLAN_STATUSES } from '../../domain/recurring.js';
 import { InvalidInputError } from '../../services/operators/operator-errors.js';
-import {
-  cancelPlanByOperator,
-  listPlans,
-  showPlan,
-  type PlanDetail,
-  type PlanRow,
-} from '../../services/operators/recurring.js';
-import {
-  attempt,
-  field,
-  operatorContext,
-  sessionOf,
-  type ConsoleDeps,
-  type ConsolePage,
-  type Notice,
-} from '../route-context.js';
+import type { PlanDetail, PlanRow } from '../../services/operators/recurring.js';
+import { cancelPlanByOperator, listPlans, showPlan } from '../../services/operators/recurring.js';
+import { field, operatorContext, sessionOf, type ConsolePage } from '../route-context.js';
+import { changeRoute, type ShowPage } from '../views/change-route.js';
 import { canChange, csrfField, detailList, link, readOnlyNote } from '../views/components.js';
 import { partnerFilter } from '../views/filters.js';
 import { listPage } from '../views/list-page.js';
@@ -34,9 +21,19 @@ const LIMIT = 200;
  */
 export const recurringPages: ConsolePage = (app, deps) => {
   recurringList.route(app, deps);
-  app.get<{ Params: { id: string } }>('/recurring/:id', (request, reply) => planPage(deps, request, reply, null, 200));
-  postRecurringCancel(app, deps);
+  app.get<Id>('/recurring/:id', (request, reply) => planPage(deps, request, reply));
+  changeRoute<Id['Params'], unknown>(app, deps, '/recurring/:id/cancel', {
+    run: (request) => {
+      if (field(request.body, 'confirm') !== 'yes')
+        throw new InvalidInputError('Tick the confirmation to cancel: nothing was changed.');
+      return cancelPlanByOperator(operatorContext(request, deps), request.params.id, field(request.body, 'reason'));
+    },
+    show: planPage,
+    done: () => 'Canceled: no further debit. The partner is told (recurring_donation.canceled); the reason is audited.',
+  });
 };
+
+type Id = { Params: { id: string } };
 
 /** GET /recurring: plans newest first, by status and partner. */
 const recurringList = listPage({
@@ -62,32 +59,8 @@ const recurringList = listPage({
   empty: 'No recurring donations match.',
 });
 
-/** POST /recurring/:id/cancel: the plan's page again, with what happened. */
-const postRecurringCancel: ConsolePage = (app, deps) => {
-  app.post<{ Params: { id: string } }>('/recurring/:id/cancel', async (request, reply) => {
-    const outcome = await attempt(
-      () => {
-        if (field(request.body, 'confirm') !== 'yes')
-          throw new InvalidInputError('Tick the confirmation to cancel: nothing was changed.');
-        return cancelPlanByOperator(operatorContext(request, deps), request.params.id, field(request.body, 'reason'));
-      },
-      (notice, status) => planPage(deps, request, reply, notice, status),
-    );
-    if ('shown' in outcome) return outcome.shown;
-    const text =
-      'Canceled: no further debit. The partner is told (recurring_donation.canceled); the reason is audited.';
-    return planPage(deps, request, reply, { kind: 'ok', text }, 200);
-  });
-};
-
 /** One plan: its facts, the cancel form (admins, while it collects), and its debits. */
-async function planPage(
-  deps: ConsoleDeps,
-  request: FastifyRequest<{ Params: { id: string } }>,
-  reply: FastifyReply,
-  notice: Notice,
-  status: number,
-) {
+const planPage: ShowPage<Id> = async (deps, request, reply, { notice, status } = {}) => {
   const session = sessionOf(request);
   const detail = await showPlan(operatorContext(request, deps), request.params.id);
   const open = detail.plan.status === 'active' || detail.plan.status === 'past_due';
@@ -98,11 +71,11 @@ async function planPage(
   })}`;
   return sendPage(
     reply,
-    status,
+    status ?? 200,
     { title: `Recurring donation ${detail.plan.id}`, section: 'recurring', session, notice },
     body,
   );
-}
+};
 
 const cancelForm = (detail: PlanDetail, session: ReturnType<typeof sessionOf>) =>
   html`<form class="card" method="post" action="/console/recurring/${encodeURIComponent(detail.plan.id)}/cancel">

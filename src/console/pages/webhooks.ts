@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
 import {
   disableWebhookEndpoint,
@@ -7,15 +7,8 @@ import {
   listWebhookEndpoints,
   replayWebhookEvent,
 } from '../../services/webhooks/operations.js';
-import {
-  attempt,
-  field,
-  operatorContext,
-  sessionOf,
-  type ConsoleDeps,
-  type ConsolePage,
-  type Notice,
-} from '../route-context.js';
+import { field, operatorContext, sessionOf, type ConsolePage } from '../route-context.js';
+import { changeRoute, type ShowPage } from '../views/change-route.js';
 import { canChange, csrfField, dataTable, detailList, link, readOnlyNote } from '../views/components.js';
 import { partnerFilter } from '../views/filters.js';
 import { listPage } from '../views/list-page.js';
@@ -61,9 +54,7 @@ const webhookList = listPage({
 
 /** GET /webhooks/:id */
 const getWebhooksById: ConsolePage = (app, deps) => {
-  app.get<{ Params: { id: string } }>('/webhooks/:id', async (request, reply) =>
-    endpointPage(deps, request, reply, null, 200),
-  );
+  app.get<Id>('/webhooks/:id', async (request, reply) => endpointPage(deps, request, reply));
 };
 
 function endpointFacts(endpoint: Endpoint | undefined, id: string): string {
@@ -131,15 +122,8 @@ const deliveryTable = (deliveries: Delivery[]) =>
 
 /** POST /webhooks/:id/disable, /enable and /replay: each answers with the endpoint's page and a notice. */
 const postWebhookChanges: ConsolePage = (app, deps) => {
-  const change = (path: string, run: (request: FastifyRequest<{ Params: { id: string } }>) => Promise<string>) =>
-    app.post<{ Params: { id: string } }>(`/webhooks/:id/${path}`, async (request, reply) => {
-      const outcome = await attempt(
-        () => run(request),
-        (notice, status) => endpointPage(deps, request, reply, notice, status),
-      );
-      if ('shown' in outcome) return outcome.shown;
-      return endpointPage(deps, request, reply, { kind: 'ok', text: outcome.done }, 200);
-    });
+  const change = (path: string, run: (request: FastifyRequest<Id>) => Promise<string>) =>
+    changeRoute(app, deps, `/webhooks/:id/${path}`, { run, show: endpointPage, done: (text) => text });
   change('disable', async (request) => {
     await disableWebhookEndpoint(operatorContext(request, deps), request.params.id, field(request.body, 'reason'));
     return 'Disabled: nothing is sent to it until it is enabled again. The partner sees the reason.';
@@ -155,14 +139,10 @@ const postWebhookChanges: ConsolePage = (app, deps) => {
   });
 };
 
+type Id = { Params: { id: string } };
+
 /** One endpoint: its facts, what the operator may do with it, and its latest deliveries. */
-const endpointPage = async (
-  deps: ConsoleDeps,
-  request: FastifyRequest<{ Params: { id: string } }>,
-  reply: FastifyReply,
-  notice: Notice,
-  status: number,
-) => {
+const endpointPage: ShowPage<Id> = async (deps, request, reply, { notice, status } = {}) => {
   const session = sessionOf(request);
   const ctx = operatorContext(request, deps);
   const { id } = request.params;
@@ -173,7 +153,7 @@ const endpointPage = async (
   !${deliveryTable(deliveries)}`;
   return sendPage(
     reply,
-    status,
+    status ?? 200,
     { title: `Webhook endpoint ${id.slice(0, 8)}`, section: 'webhooks', session, notice },
     body,
   );

@@ -2,7 +2,7 @@ import { html } from 'ghtml';
 import type { ConsoleSession } from '../../services/console/sessions.js';
 import type { BankLine, BankMatch, OpenSuggestion, UnpaidEntry } from '../../services/bank-statements/listings.js';
 import type { ImportProblem } from '../../services/operators/operator-errors.js';
-import { canChange, csrfField, dataTable, link } from './components.js';
+import { canChange, csrfField, dataTable, link, type Column } from './components.js';
 import { aud } from './format.js';
 
 /** The tables and forms of the bank pages (docs/bank-statements.md, "Console"). */
@@ -76,28 +76,25 @@ export const unpaidTable = (rows: readonly UnpaidEntry[]) =>
     { caption: 'Entries whose money was not received, oldest first', empty: 'Every entry’s money was received.' },
   );
 
-export function matchesTable(rows: readonly BankMatch[], session: ConsoleSession) {
-  return dataTable(
-    rows,
-    [
-      { header: 'Match', text: (m) => m.id, numeric: true },
-      { header: 'How', text: (m) => `${m.method}, ${m.rule.replace(/_/g, ' ')}` },
-      { header: 'Lines', text: (m) => m.lineIds },
-      { header: 'Entries', text: (m) => m.entries.length },
-      { header: 'AUD', text: (m) => aud(m.lineCents), numeric: true },
-      { header: 'Decided', text: (m) => `${m.decidedAt.toISOString().slice(0, 16)}Z by ${m.decidedBy}` },
-      {
-        header: 'Undone',
-        cell: (m) =>
-          m.unmatched
-            ? html`${`by ${m.unmatched.by}: ${m.unmatched.reason ?? ''}`}`
-            : canChange(session)
-              ? unmatchForm(m, session)
-              : '',
-      },
-    ],
-    { caption: 'Matches, newest first', empty: 'No match yet.' },
-  );
+/** The matches made (caption "Matches, newest first"), with the admins' form that undoes one. */
+export function matchesColumns(session: ConsoleSession): Column<BankMatch>[] {
+  return [
+    { header: 'Match', text: (m) => m.id, numeric: true },
+    { header: 'How', text: (m) => `${m.method}, ${m.rule.replace(/_/g, ' ')}` },
+    { header: 'Lines', text: (m) => m.lineIds },
+    { header: 'Entries', text: (m) => m.entries.length },
+    { header: 'AUD', text: (m) => aud(m.lineCents), numeric: true },
+    { header: 'Decided', text: (m) => `${m.decidedAt.toISOString().slice(0, 16)}Z by ${m.decidedBy}` },
+    {
+      header: 'Undone',
+      cell: (m) =>
+        m.unmatched
+          ? html`${`by ${m.unmatched.by}: ${m.unmatched.reason ?? ''}`}`
+          : canChange(session)
+            ? unmatchForm(m, session)
+            : '',
+    },
+  ];
 }
 
 const unmatchForm = (m: BankMatch, session: ConsoleSession) =>

@@ -1,10 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
 import type { ConsoleSession } from '../../services/console/sessions.js';
 import type { OperatorContext } from '../../services/operators/context.js';
-import { OperatorError } from '../../services/operators/operator-errors.js';
-import { statusOf } from '../pages/error-page.js';
 import { operatorContext, sessionOf, type ConsoleDeps, type ConsolePage, type Notice } from '../route-context.js';
+import { refusal, type ShowPage } from './change-route.js';
 import { dataTable, type Column } from './components.js';
 import {
   filterForm,
@@ -66,17 +65,11 @@ export interface ListResult<Row> {
   summary?: string;
 }
 
-/** How `show` answers: the outcome of a change, its status, and HTML above everything (the problems of a file). */
-export interface Shown {
-  notice?: Notice;
-  status?: number;
-  above?: string;
-}
-
 export interface ListRoutes {
   /** Registers GET <path>. */
   route: ConsolePage;
-  show: (deps: ConsoleDeps, request: FastifyRequest, reply: FastifyReply, shown?: Shown) => Promise<FastifyReply>;
+  /** The list, with the outcome of a change (views/change-route.ts). */
+  show: ShowPage;
 }
 
 export function listPage<Row>(page: ListPage<Row>): ListRoutes {
@@ -110,8 +103,8 @@ async function run<Row>(page: ListPage<Row>, view: ListView): Promise<Answer<Row
     const found = await page.query(view);
     return isResult(found) ? found : { rows: found };
   } catch (err) {
-    if (!(err instanceof OperatorError)) throw err;
-    return { refused: { kind: 'error', text: err.message }, status: statusOf(err) };
+    const { notice, status } = refusal(err);
+    return { refused: notice, status };
   }
 }
 
