@@ -97,3 +97,50 @@ export async function insertAcquittals(trx: Kysely<DB>, roundId: string, dueOn: 
     select id, account_id, ${dueOn} from grants where round_id = ${roundId} and status = 'paid'
     on conflict (grant_id) do nothing`.execute(trx);
 }
+
+/** Where a club's contacts are told of its grants (every contact on file, each address once). */
+export async function clubContactEmails(db: Kysely<DB>, accountId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('club_contacts')
+    .select('email')
+    .where('account_id', '=', accountId)
+    .orderBy('email')
+    .execute();
+  return [...new Set(rows.map((r) => r.email.toLowerCase()))];
+}
+
+export interface StatementLine {
+  id: string;
+  credit: boolean;
+  amount_cents: string;
+  booked_on: string;
+  text: string;
+}
+
+/**
+ * A statement's debit lines paying exactly an approved or paid round's total, booked on or after the day it was
+ * approved (in `timeZone`), with the round: what the bank's debit of a whole file looks like.
+ */
+export async function linesPayingRounds(trx: Kysely<DB>, statementId: string, timeZone: string) {
+  const { rows } = await sql<{ line_id: string; round_id: string; round_number: number }>`
+    select l.id::text as line_id, r.id as round_id, r.number as round_number
+    from bank_lines l
+    join grant_rounds r on r.total_cents = l.amount_cents and r.status in ('approved', 'paid')
+      and r.bank_line_id is null and l.booked_on >= to_char(r.approved_at at time zone ${timeZone}, 'YYYY-MM-DD')
+    where l.statement_id = ${statementId} and not l.credit
+    order by l.id, r.number`.execute(trx);
+  return rows;
+}
+
+/** A statement's lines whose reference or description carries something like a lodgement reference. */
+export async function linesWithLodgementReferences(trx: Kysely<DB>, statementId: string): Promise<StatementLine[]> {
+  const { rows } = await sql<StatementLine>`
+    select l.id::text as id, l.credit, l.amount_cents::text as amount_cents, l.booked_on,
+           coalesce(l.reference, '') || ' ' || l.description as text
+    from bank_lines l
+    where l.statement_id = ${statementId}
+      and upper(coalesce(l.reference, '') || ' ' || l.description) ~ 'FG[0-9]+-[0-9]+'
+      and not exists (select 1 from grant_rounds r where r.bank_line_id = l.id)
+    order by l.id`.execute(trx);
+  return rows;
+}

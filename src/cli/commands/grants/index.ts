@@ -5,6 +5,7 @@ import { registerGrantsApprove } from './approve.js';
 import { registerGrantsCancel } from './cancel.js';
 import { registerGrantsDraft } from './draft.js';
 import { registerGrantsPaid } from './paid.js';
+import { registerGrantsReturn } from './return.js';
 import { registerGrantsReview } from './review.js';
 import { registerGrantsRounds } from './rounds.js';
 import { registerGrantsShow } from './show.js';
@@ -23,4 +24,5 @@ export function registerGrants(program: Command, ctx: CliContext) {
   registerGrantsCancel(grants, ctx);
   registerGrantsAba(grants, ctx);
   registerGrantsPaid(grants, ctx);
+  registerGrantsReturn(grants, ctx);
 }
