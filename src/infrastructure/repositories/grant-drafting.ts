@@ -49,6 +49,15 @@ function recoverable(environment: string): RawBuilder<unknown> {
       and not exists (select 1 from grant_recoveries gr where gr.reversal_id = r.id)`;
 }
 
+/**
+ * For the drafting transaction only. grant_items grows as the claim inserts: a nested-loop anti-join against it (what
+ * the planner picks while its statistics say it is empty) rescans its new pages for every donation, quadratic in the
+ * round's size; a hash anti-join reads it once. Each statement stays bounded by DB_STATEMENT_TIMEOUT_MS.
+ */
+export async function prepareDrafting(trx: Kysely<DB>): Promise<void> {
+  await sql`set local enable_nestloop = off`.execute(trx);
+}
+
 export interface ClubFacts {
   account_id: string;
   member_number: string;
@@ -143,10 +152,6 @@ export async function insertLines(trx: Kysely<DB>, roundId: string, lines: reado
  * update, so nothing is claimed twice whatever else runs.
  */
 export async function claimForPaidLines(trx: Kysely<DB>, p: EligibleParams): Promise<{ donations: number }> {
-  // grant_items grows as this statement inserts: a nested-loop anti-join against it (what the planner picks while
-  // its statistics say it is empty) rescans its new pages for every donation, quadratic in the round's size. A hash
-  // anti-join reads it once. For the rest of this transaction only.
-  await sql`set local enable_nestloop = off`.execute(trx);
   const items = await sql`
     insert into grant_items (donation_id, grant_id, amount_cents, reversal_seq)
     select e.donation_id, g.id, e.net_cents, coalesce(rv.seq, 0)

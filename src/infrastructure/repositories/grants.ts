@@ -144,3 +144,52 @@ export async function linesWithLodgementReferences(trx: Kysely<DB>, statementId:
     order by l.id`.execute(trx);
   return rows;
 }
+
+export interface RegisterRow {
+  round_number: number;
+  round_status: string;
+  scheduled_on: string | null;
+  cutoff_at: Date | string;
+  approved_at: Date | string | null;
+  paid_at: Date | string | null;
+  member_number: string;
+  club_name: string;
+  status: string;
+  hold_reason: string | null;
+  donation_count: number;
+  donations_cents: string;
+  recovered_cents: string;
+  reissued_cents: string;
+  fee_cents: string;
+  amount_cents: string;
+  lodgement_reference: string | null;
+  bsb: string | null;
+  account_number: string | null;
+  returned_at: Date | string | null;
+  return_reason: string | null;
+  rcti_number: string | null;
+}
+
+/**
+ * A page of the grants register: every line of rounds not cancelled whose cut-off is in [from, to), in round then
+ * member-number order, after the (round, member number) given.
+ */
+export async function registerPage(
+  db: Kysely<DB>,
+  range: { from: Date; to: Date; after: [number, string]; limit: number },
+): Promise<RegisterRow[]> {
+  const { rows } = await sql<RegisterRow>`
+    select r.number as round_number, r.status as round_status, r.scheduled_on, r.cutoff_at, r.approved_at, r.paid_at,
+      a.member_number, a.name as club_name, g.status, g.hold_reason, g.donation_count,
+      g.donations_cents::text as donations_cents, g.recovered_cents::text as recovered_cents,
+      g.reissued_cents::text as reissued_cents, g.fee_cents::text as fee_cents, g.amount_cents::text as amount_cents,
+      g.lodgement_reference, g.bsb, g.account_number, g.returned_at, g.return_reason, g.rcti_number
+    from grants g
+    join grant_rounds r on r.id = g.round_id
+    join accounts a on a.id = g.account_id
+    where r.status <> 'cancelled' and r.cutoff_at >= ${range.from} and r.cutoff_at < ${range.to}
+      and (r.number, a.member_number) > (${range.after[0]}, ${range.after[1]})
+    order by r.number, a.member_number
+    limit ${range.limit}`.execute(db);
+  return rows;
+}

@@ -5,6 +5,7 @@ import { registerGrantsApprove } from './approve.js';
 import { registerGrantsCancel } from './cancel.js';
 import { registerGrantsDraft } from './draft.js';
 import { registerGrantsPaid } from './paid.js';
+import { registerGrantsRegister } from './register.js';
 import { registerGrantsReturn } from './return.js';
 import { registerGrantsReview } from './review.js';
 import { registerGrantsRounds } from './rounds.js';
@@ -25,4 +26,5 @@ export function registerGrants(program: Command, ctx: CliContext) {
   registerGrantsAba(grants, ctx);
   registerGrantsPaid(grants, ctx);
   registerGrantsReturn(grants, ctx);
+  registerGrantsRegister(grants, ctx);
 }

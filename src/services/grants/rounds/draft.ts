@@ -9,6 +9,7 @@ import {
   claimForPaidLines,
   clubFacts,
   insertLines,
+  prepareDrafting,
   setRoundTotals,
   type ClubFacts,
   type NewLine,
@@ -60,6 +61,7 @@ export async function draftRound(db: Kysely<DB>, terms: RoundTerms, request: Dra
       .transaction()
       .setIsolationLevel('repeatable read')
       .execute(async (trx) => {
+        await prepareDrafting(trx);
         const made = await insertRound(trx, {
           scheduledOn: request.scheduledOn,
           cutoffAt,
