@@ -166,7 +166,8 @@ describe('a grant round from draft to paid', () => {
     const file = join(dir, 'register.csv');
     expect(await ok(run, 'grants', 'register', '--out', file)).toEqual({ file });
     const text = await readFile(file, 'utf8');
-    const [header, ...rows] = parse(text) as string[][];
+    const records: string[][] = parse(text, {});
+    const [header, ...rows] = records;
     expect(header).toEqual([...GRANT_REGISTER_COLUMNS]);
     const byRef = (ref: string) => Object.fromEntries(header!.map((h, i) => [h, rows.find((r) => r[15] === ref)![i]]));
     expect(rows.map((r) => `${r[0]} ${r[5]} ${r[7]} ${r[14]} ${r[15]}`)).toEqual([
