@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scheduleAt } from '../../src/domain/grants/schedule.js';
+import { cutoffOf, scheduleAt } from '../../src/domain/grants/schedule.js';
 import { GrantRoundsWorker } from '../../src/services/grants/rounds/schedule-worker.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { waitUntil } from '../reconciliation/support.js';
@@ -16,9 +16,17 @@ describe('the grant rounds schedule', () => {
 
   const worker = () => new GrantRoundsWorker(t.jobQueue, t.database, termsOf(t), () => new Date());
 
+  /** A donation settled before the due day's cut-off (the start of that day): what its round pays. */
+  async function settledBeforeTheDueDay() {
+    await settledDonations(t, [25]);
+    const { due } = scheduleAt(new Date(), termsOf(t).schedule, t.config.FOUNDATION_TIME_ZONE);
+    const before = new Date(cutoffOf(due, t.config.FOUNDATION_TIME_ZONE).getTime() - 3_600_000);
+    await t.db.updateTable('donation_settlements').set({ settled_at: before }).execute();
+  }
+
   it('two instances at once draft the due day once, by the schedule', async () => {
     await verifiedDetails(t.db, CLUB.storefront);
-    await settledDonations(t, [25]);
+    await settledBeforeTheDueDay();
     const due = scheduleAt(new Date(), termsOf(t).schedule, t.config.FOUNDATION_TIME_ZONE).due;
     const [a, b] = await Promise.all([worker().run(), worker().run()]);
     expect([a.outcome, b.outcome].sort()).toEqual(['drafted', 'exists']);
@@ -28,7 +36,15 @@ describe('the grant rounds schedule', () => {
     expect(await worker().run()).toEqual({ day: due, outcome: 'exists', round: 1 });
   });
 
+  it('makes no empty round: a donation settled since the cut-off waits for the next', async () => {
+    await settledDonations(t, [25]);
+    const due = scheduleAt(new Date(), termsOf(t).schedule, t.config.FOUNDATION_TIME_ZONE).due;
+    expect(await worker().run()).toEqual({ day: due, outcome: 'nothing_owed' });
+    expect(await t.db.selectFrom('grant_rounds').selectAll().execute()).toEqual([]);
+  });
+
   it('runs on the queue, one run at a time across instances, and schedules the next scheduled day', async () => {
+    await settledBeforeTheDueDay();
     const workers = [worker(), worker()];
     await Promise.all(workers.map((w) => w.start()));
     await waitUntil(async () => (await t.db.selectFrom('grant_rounds').selectAll().execute()).length === 1, {

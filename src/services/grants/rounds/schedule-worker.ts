@@ -12,13 +12,16 @@ import type { RoundTerms } from './terms.js';
 const BLOCKED_RETRY_SECONDS = 3600;
 
 export type ScheduledDraft =
-  { day: string; outcome: 'drafted' | 'exists'; round: number } | { day: string; outcome: 'blocked'; reason: string };
+  | { day: string; outcome: 'drafted' | 'exists'; round: number }
+  | { day: string; outcome: 'blocked'; reason: string }
+  | { day: string; outcome: 'nothing_owed' };
 
 /**
  * The grant rounds' schedule (docs/grants.md, "The rhythm") as a job of its own queue, one run at a time across
  * every instance: each run drafts the round of the scheduled day due (today's, or the last one before) unless that
- * day has one, then schedules the next run at the start of the next scheduled day. The scheduled day is unique
- * among rounds, so two instances running at once draft it once (the second finds the first's round).
+ * day has one or nothing is owed to any club (no empty round is left open), then schedules the next run at the start
+ * of the next scheduled day. The scheduled day is unique among rounds, so two instances running at once draft it
+ * once (the second finds the first's round).
  */
 export class GrantRoundsWorker {
   constructor(
@@ -49,7 +52,9 @@ export class GrantRoundsWorker {
         cutoffDay: due,
         by: 'schedule',
         at,
+        skipIfEmpty: true,
       });
+      if (!made) return { day: due, outcome: 'nothing_owed' };
       return { day: due, outcome: made.drafted ? 'drafted' : 'exists', round: made.round.number };
     } catch (err) {
       if (err instanceof ConflictError) return { day: due, outcome: 'blocked', reason: err.message };
