@@ -5,7 +5,8 @@
  * Knobs (environment): BENCH_SECONDS (measured seconds per workload, default 6), BENCH_WARMUP_SECONDS (default 1),
  * BENCH_RUNS (times each load workload is measured, default 3; the median is reported),
  * BENCH_ONLY (comma-separated workload keys: ping, fundraisers, accounts, donations, mandates, remittance, batches, report, import,
- * and the money loop's debits, statement, resume, receipts (bench/money.ts; BENCH_MONEY_RUNS runs each, default 3);
+ * and the money loop's debits, statement, resume, receipts (bench/money.ts; BENCH_MONEY_RUNS runs each, default 3),
+ * and grants (a round drafted over 10,000 clubs and 1,000,000 donations, bench/grants.ts; alone it starts no service);
  * for one path alone, e.g. BENCH_ONLY=report for the 100,000-entry remittance report), BENCH_CPU_PROF (a directory: the service runs
  * with --cpu-prof and writes its profile there), BENCH_SERVICE_NODE_ARGS (more node flags for the service, e.g.
  * --trace-gc), BENCH_KEEP (keep the temp dir and the service's log), BENCH_KEEP_DATABASE.
@@ -53,6 +54,7 @@ import { BENCH_QUOTA_LIMIT, buildService, startService } from './service.js';
 import { evaluateTargets, importTargets, throughputTargets } from './targets.js';
 import { IMPORT_ROWS, measureImport, type ImportResult } from './account-import.js';
 import { moneyRows, moneyTargets, runMoneyLoop, type MoneyLoop } from './money.js';
+import { GRANT_CLUBS, GRANT_DONATIONS_PER_CLUB, grantRows, grantTargets, measureGrantRound } from './grants.js';
 import {
   accountPath,
   donationRequest,
@@ -85,6 +87,8 @@ async function main() {
   const startedAt = Date.now();
   // Read before the bench adds its own load: what else was running on the machine.
   const [loadAtStart] = loadavg();
+  if (only && [...only].every((key) => key === 'grants'))
+    return grantsAlone({ repoRoot, workDir, serverUrl, startedAt, loadAtStart: loadAtStart ?? 0 });
   progress('npm run build (the service runs compiled, as npm start and the image run it)');
   buildService(repoRoot);
   const database = await createBenchDatabase(serverUrl, workDir);
@@ -92,16 +96,20 @@ async function main() {
     progress(`database: ${database.location}; work dir ${workDir}`);
     const run = await runWorkloads({ repoRoot, workDir, database, poolMax });
     const measured = summarise(run.results, run.base);
+    // After the service stopped: drafting is one transaction of the schedule job, timed on its own connection.
+    const grants = wanted('grants') ? await measureGrantRound(database, progress) : null;
     const rows = [
       ...buildRows(measured, run.remittance, run.peakRssMb),
       ...throughputRows(run.throughput),
       ...reportRows(run.report),
       ...importRows(run.accountImport),
       ...(run.money ? moneyRows(run.money) : []),
+      ...(grants ? grantRows(grants) : []),
     ];
     const targets = evaluateTargets(database.kind, measured, run.remittance, run.peakRssMb, run.report);
     targets.push(...throughputTargets(database.kind, run.throughput), ...importTargets(run.accountImport));
     if (run.money) targets.push(...moneyTargets(database.kind, run.money));
+    if (grants) targets.push(...grantTargets(database.kind, grants));
     const command = serverUrl ? `DATABASE_URL=${redactUrl(serverUrl)} npm run bench` : 'npm run bench';
     const overrides = Object.entries(process.env)
       .filter(([k]) => k.startsWith('BENCH_'))
@@ -139,6 +147,46 @@ async function main() {
   } finally {
     await database.drop();
     if (!process.env.BENCH_KEEP) rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** BENCH_ONLY=grants: the grant round alone, on a fresh database, in a section of its own. */
+async function grantsAlone(run: {
+  repoRoot: string;
+  workDir: string;
+  serverUrl: string | undefined;
+  startedAt: number;
+  loadAtStart: number;
+}) {
+  const database = await createBenchDatabase(run.serverUrl, run.workDir);
+  try {
+    progress(`database: ${database.location}; work dir ${run.workDir}`);
+    const result = await measureGrantRound(database, progress);
+    const command = `BENCH_ONLY=grants ${run.serverUrl ? `DATABASE_URL=${redactUrl(run.serverUrl)} ` : ''}npm run bench`;
+    const body = [
+      `## ${database.kind === 'postgres' ? 'PostgreSQL' : 'Embedded database (PGlite)'}: grants alone`,
+      '',
+      `Command: \`${command}\` — ${new Date(run.startedAt).toISOString()}, whole run ${((Date.now() - run.startedAt) / 1000).toFixed(0)} s.`,
+      '',
+      machineDescription({
+        kind: database.kind,
+        location: database.location,
+        version: await databaseVersionOf(database),
+        loadAtStart: run.loadAtStart,
+      }),
+      '',
+      `${GRANT_CLUBS.toLocaleString('en-US')} clubs with verified bank details, ${GRANT_DONATIONS_PER_CLUB} settled donations each, written straight into the tables; one round drafted over all of them (one repeatable-read transaction: the sums, the lines, the claims).`,
+      '',
+      table(grantRows(result)),
+      '',
+      'Targets:',
+      targetsList(grantTargets(database.kind, result)),
+    ].join('\n');
+    process.stdout.write(`\n${body}\n`);
+    writeSection(join(run.repoRoot, 'BENCHMARKS.md'), `${database.kind}:grants`, body);
+  } finally {
+    await database.drop();
+    if (!process.env.BENCH_KEEP) rmSync(run.workDir, { recursive: true, force: true });
   }
 }
 

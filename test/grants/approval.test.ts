@@ -6,6 +6,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, ok, type Cli } from '../cli/harness.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { parse } from 'csv-parse/sync';
+import { GRANT_REGISTER_COLUMNS } from '../../src/services/grants/register-csv.js';
 import { parseAba } from './aba-parser.js';
 import { CLUB, settledDonations, tomorrow, verifiedDetails } from './support.js';
 
@@ -158,5 +160,42 @@ describe('a grant round from draft to paid', () => {
       expect.objectContaining({ memberNumber: CLUB.storefront, change: 'amount_changed' }),
       expect.objectContaining({ memberNumber: CLUB.registration, change: 'no_longer' }),
     ]);
+  });
+
+  it('writes the register for the auditor: one row per grant of rounds not cancelled', async () => {
+    const file = join(dir, 'register.csv');
+    expect(await ok(run, 'grants', 'register', '--out', file)).toEqual({ file });
+    const text = await readFile(file, 'utf8');
+    const records: string[][] = parse(text, {});
+    const [header, ...rows] = records;
+    expect(header).toEqual([...GRANT_REGISTER_COLUMNS]);
+    const byRef = (ref: string) => Object.fromEntries(header!.map((h, i) => [h, rows.find((r) => r[15] === ref)![i]]));
+    expect(rows.map((r) => `${r[0]} ${r[5]} ${r[7]} ${r[14]} ${r[15]}`)).toEqual([
+      `1 ${CLUB.storefront} paid 50.50 FG1-1`,
+      `1 ${CLUB.registration} paid 45.25 FG1-2`,
+      `3 ${CLUB.storefront} payable 25.00 FG3-1`,
+    ]);
+    expect(byRef('FG1-2')).toMatchObject({
+      roundStatus: 'paid',
+      club: expect.any(String),
+      status: 'paid',
+      holdReason: '',
+      donationCount: '1',
+      donationsAud: '45.25',
+      recoveredAud: '0.00',
+      feeAud: '0.00',
+      bsb: '083-004',
+      account: '******321',
+      paidAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      returnedAt: '',
+    });
+    expect(byRef('FG3-1')).toMatchObject({ roundStatus: 'draft', paidAt: '', approvedAt: '' });
+    const none = join(dir, 'none.csv');
+    await ok(run, 'grants', 'register', '--out', none, '--from', '2000-01-01', '--to', '2000-12-31');
+    expect((await readFile(none, 'utf8')).trim().split('\r\n')).toHaveLength(1);
+    expect((await run('grants', 'register', '--out', none)).stderr).toMatch(/the file exists/);
+    expect((await run('grants', 'register', '--out', join(dir, 'x.csv'), '--from', '2026-13-01')).stderr).toMatch(
+      /--from "2026-13-01" is not a date/,
+    );
   });
 });

@@ -15,6 +15,8 @@ import {
   verifiedDetails,
 } from './support.js';
 import { remit } from '../reversals/support.js';
+import { importStatement } from '../../src/services/bank-statements/import-statement.js';
+import { dayOf, expectedBatch, operatorOf, settingsOf, unique } from '../bank-statements/support.js';
 
 /** What a round pays each club (docs/grants.md, "What a round pays" and "Held and carried forward"). */
 describe('a grant round’s arithmetic', () => {
@@ -181,5 +183,33 @@ describe('a grant round’s arithmetic', () => {
     expect(reissued?.reissued_in).toBe(round.lines[CLUB.storefront]!.id);
     round = await approvedDraft();
     expect(round.lines[CLUB.storefront]).toBeUndefined();
+  });
+
+  it('with GRANT_BASIS=funds_received pays only what a bank line showed received', async () => {
+    await verifiedDetails(t.db, CLUB.storefront);
+    const [received, waiting] = [unique('GR-'), unique('GR-')];
+    await expectedBatch(t, [
+      { ref: received, amount: '30.00' },
+      { ref: waiting, amount: '45.00' },
+    ]);
+    const terms = termsOf(t, { basis: 'funds_received' });
+    const before = await approvedDraft(terms);
+    expect(before.lines[CLUB.storefront]).toBeUndefined();
+    const day = dayOf(t);
+    await importStatement(operatorOf(t), settingsOf(t), {
+      fileName: 'received.csv',
+      content: `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)},+30.00,"DIRECT CREDIT ${received}",+30.00`,
+      preset: 'commbank',
+      account: '062000 12345678',
+    });
+    const after = await approvedDraft(terms);
+    expect(after.lines[CLUB.storefront]).toMatchObject({
+      status: 'payable',
+      donations_cents: '3000',
+      donation_count: 1,
+    });
+    // Settled, but its money not seen: still waiting; the settled basis would pay it.
+    const settled = await approvedDraft();
+    expect(settled.lines[CLUB.storefront]).toMatchObject({ donations_cents: '4500', donation_count: 1 });
   });
 });

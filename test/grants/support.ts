@@ -13,7 +13,7 @@ import { donation, partnerReversal, remit } from '../reversals/support.js';
 export const CLUB = { storefront: '10000001', registration: '10000003' } as const;
 type Partner = keyof typeof CLUB;
 
-export const DAY = 86_400_000;
+const DAY = 86_400_000;
 
 export async function accountIdOf(db: Database['db'], memberNumber: string): Promise<string> {
   const row = await db

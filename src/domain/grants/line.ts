@@ -45,10 +45,7 @@ export interface LineOutcome {
 }
 
 /** donations − recovered + reissued − fee. */
-export function grantAmount(
-  facts: Pick<LineFacts, 'donationsCents' | 'recoveredCents' | 'reissuedCents'>,
-  fee: bigint,
-) {
+function grantAmount(facts: Pick<LineFacts, 'donationsCents' | 'recoveredCents' | 'reissuedCents'>, fee: bigint) {
   return facts.donationsCents - facts.recoveredCents + facts.reissuedCents - fee;
 }
 

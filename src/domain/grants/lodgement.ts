@@ -7,7 +7,7 @@ export function lodgementReference(roundNumber: number, line: number): string {
   return `FG${roundNumber}-${line}`;
 }
 
-export const LODGEMENT_REFERENCE = /\bFG\d{1,9}-\d{1,6}\b/g;
+const LODGEMENT_REFERENCE = /\bFG\d{1,9}-\d{1,6}\b/g;
 
 /** The lodgement references a bank line's reference or description carries (upper-cased). */
 export function lodgementReferencesIn(text: string): string[] {

@@ -38,6 +38,7 @@ export const MAIL_DELIVERY_QUEUE = 'mail-delivery';
 export const MAIL_HEARTBEAT_SECONDS = 2;
 export const RECEIPT_STATEMENTS_QUEUE = 'receipt-statements';
 export const PARTNER_NOTICES_QUEUE = 'partner-notices';
+export const GRANT_ROUNDS_QUEUE = 'grant-rounds';
 export type QueueName =
   | typeof RECONCILIATION_QUEUE
   | typeof RECONCILIATION_DEAD_LETTER_QUEUE
@@ -47,7 +48,8 @@ export type QueueName =
   | typeof DEBIT_COLLECTION_QUEUE
   | typeof MAIL_DELIVERY_QUEUE
   | typeof RECEIPT_STATEMENTS_QUEUE
-  | typeof PARTNER_NOTICES_QUEUE;
+  | typeof PARTNER_NOTICES_QUEUE
+  | typeof GRANT_ROUNDS_QUEUE;
 
 /** In creation order: a dead-letter queue exists before the queue that names it. */
 export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
@@ -136,6 +138,16 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
     retryDelaySeconds: 60,
     retryBackoff: true,
     expireInSeconds: 900,
+    oneAtATime: true,
+  },
+  // The grant rounds' schedule (services/grants/rounds/schedule-worker.ts): one run waiting for the next scheduled
+  // day, one at a time across every instance; each run schedules the next. The scheduled day is unique among rounds,
+  // so a run retried after a crash drafts nothing twice. Drafting a large round takes seconds, far below the expiry.
+  [GRANT_ROUNDS_QUEUE]: {
+    retryLimit: 5,
+    retryDelaySeconds: 300,
+    retryBackoff: true,
+    expireInSeconds: 1800,
     oneAtATime: true,
   },
 };

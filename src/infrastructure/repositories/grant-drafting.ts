@@ -49,6 +49,15 @@ function recoverable(environment: string): RawBuilder<unknown> {
       and not exists (select 1 from grant_recoveries gr where gr.reversal_id = r.id)`;
 }
 
+/**
+ * For the drafting transaction only. grant_items grows as the claim inserts: a nested-loop anti-join against it (what
+ * the planner picks while its statistics say it is empty) rescans its new pages for every donation, quadratic in the
+ * round's size; a hash anti-join reads it once. Each statement stays bounded by DB_STATEMENT_TIMEOUT_MS.
+ */
+export async function prepareDrafting(trx: Kysely<DB>): Promise<void> {
+  await sql`set local enable_nestloop = off`.execute(trx);
+}
+
 export interface ClubFacts {
   account_id: string;
   member_number: string;

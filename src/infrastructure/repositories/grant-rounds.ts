@@ -95,18 +95,6 @@ export function listRounds(db: Kysely<DB>, limit: number): Promise<RoundRow[]> {
   return db.selectFrom('grant_rounds').select(columns).orderBy('number', 'desc').limit(limit).execute();
 }
 
-/** Rounds approved (or paid) with this total, not yet confirmed by a bank line: what a debit line may pay. */
-export function unconfirmedRoundsOfTotal(db: Kysely<DB>, cents: string): Promise<RoundRow[]> {
-  return db
-    .selectFrom('grant_rounds')
-    .select(columns)
-    .where('status', 'in', ['approved', 'paid'])
-    .where('bank_line_id', 'is', null)
-    .where('total_cents', '=', cents)
-    .orderBy('number')
-    .execute();
-}
-
 /**
  * Changes a round only while it has the status given: an approved round never changes but for its payment's
  * progress, so every write names the status it expects and 0 rows means it moved on.

@@ -9,6 +9,7 @@ import {
   lockBankMatching,
   type LineToStore,
 } from '../../infrastructure/repositories/bank-statements.js';
+import { confirmGrantPayments, type GrantPayments } from '../grants/bank-confirmation.js';
 import { AuditActions, audit } from '../operators/audit.js';
 import { inTransaction, type OperatorContext } from '../operators/context.js';
 import { ImportRejectedError, InvalidInputError } from '../operators/operator-errors.js';
@@ -41,6 +42,8 @@ export interface ImportResult extends Partial<MatchingRun> {
   duplicates: number;
   /** camt.053 entries not booked yet (pending), left out. */
   skipped: number;
+  /** Grant rounds and grants the new lines confirmed paid, and grants they showed returned. */
+  grantPayments?: GrantPayments;
 }
 
 /**
@@ -82,6 +85,11 @@ export async function importStatement(
     });
     const linesAdded = await insertNewLines(tx.db, statementId, chunksToStore(parsed.lines));
     const run = await runMatching(tx.db, settings, at);
+    const grantPayments = await confirmGrantPayments(tx.db, statementId, {
+      timeZone: settings.timeZone,
+      by: ctx.operator,
+      at,
+    });
     const imported = {
       ...result,
       alreadyImported: null,
@@ -89,6 +97,7 @@ export async function importStatement(
       linesAdded,
       duplicates: linesRead - linesAdded,
       ...run,
+      grantPayments,
     };
     await audit(tx, AuditActions.bankImport, statementId, { ...imported, alreadyImported: undefined });
     return imported;

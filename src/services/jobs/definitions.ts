@@ -5,6 +5,7 @@ import type { DB } from '../../infrastructure/db/schema.js';
 import { enqueueInTransaction } from '../../infrastructure/queue/enqueue.js';
 import {
   DEBIT_COLLECTION_QUEUE,
+  GRANT_ROUNDS_QUEUE,
   HOUSEKEEPING_QUEUE,
   MAIL_DELIVERY_QUEUE,
   PARTNER_NOTICES_QUEUE,
@@ -78,6 +79,13 @@ export const partnerNoticesJob = {
   name: PARTNER_NOTICES_QUEUE,
   payload: Type.Object({}, { additionalProperties: false }),
   retry: QUEUE_POLICIES[PARTNER_NOTICES_QUEUE],
+} satisfies JobDefinition<TSchema>;
+
+/** Drafts the round of the scheduled day due (services/grants/rounds); each run schedules the next. */
+export const grantRoundsJob = {
+  name: GRANT_ROUNDS_QUEUE,
+  payload: Type.Object({}, { additionalProperties: false }),
+  retry: QUEUE_POLICIES[GRANT_ROUNDS_QUEUE],
 } satisfies JobDefinition<TSchema>;
 
 /**

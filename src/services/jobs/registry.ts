@@ -6,6 +6,8 @@ import type { JobQueue } from '../../infrastructure/queue/job-queue.js';
 import type { Payments } from '../../infrastructure/payments/select-provider.js';
 import { mailPolicy } from '../../config/mail.js';
 import { receiptPolicy } from '../../config/receipts.js';
+import { GrantRoundsWorker } from '../grants/rounds/schedule-worker.js';
+import { roundTerms } from '../grants/rounds/terms.js';
 import { HousekeepingWorker } from '../housekeeping/worker.js';
 import { mailContent } from '../mail/contents.js';
 import { MailDeliveryWorker } from '../mail/worker.js';
@@ -17,6 +19,7 @@ import type { WebhookSettings } from '../webhooks/settings.js';
 import { WebhookDeliveryWorker } from '../webhooks/worker.js';
 import {
   debitCollectionJob,
+  grantRoundsJob,
   housekeepingJob,
   mailDeliveryJob,
   partnerNoticesJob,
@@ -156,6 +159,12 @@ export const jobRegistry = {
         now ?? (() => new Date()),
         child(log, 'notices'),
       ),
+  },
+  // Grant rounds drafted on GRANT_SCHEDULE's days (docs/grants.md): one run waiting for the next scheduled day.
+  grantRounds: {
+    ...grantRoundsJob,
+    worker: ({ config, database, queue, now, log }: JobDeps) =>
+      new GrantRoundsWorker(queue, database, roundTerms(config), now ?? (() => new Date()), child(log, 'grants')),
   },
 } satisfies Record<string, RegisteredJob>;
 

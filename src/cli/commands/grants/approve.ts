@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { abaPayer } from '../../../config/grants.js';
+import { abaPayer } from '../../../config/index.js';
 import { approveRound } from '../../../services/grants/rounds/approve.js';
 import type { CliContext } from '../../context.js';
 import { withJson, withOperator } from '../../options.js';

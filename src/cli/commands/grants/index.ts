@@ -15,6 +15,8 @@ import { registerGrantsClubContacts } from './club-contacts.js';
 import { registerGrantsClubGst } from './club-gst.js';
 import { registerGrantsDraft } from './draft.js';
 import { registerGrantsPaid } from './paid.js';
+import { registerGrantsRegister } from './register.js';
+import { registerGrantsReturn } from './return.js';
 import { registerGrantsReview } from './review.js';
 import { registerGrantsRounds } from './rounds.js';
 import { registerGrantsShow } from './show.js';
@@ -33,6 +35,8 @@ export function registerGrants(program: Command, ctx: CliContext) {
   registerGrantsCancel(grants, ctx);
   registerGrantsAba(grants, ctx);
   registerGrantsPaid(grants, ctx);
+  registerGrantsReturn(grants, ctx);
+  registerGrantsRegister(grants, ctx);
   registerGrantsBsbImport(grants, ctx);
   registerGrantsBankSet(grants, ctx);
   registerGrantsBankVerify(grants, ctx);

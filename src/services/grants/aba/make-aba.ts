@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import ABA from 'aba-generator';
-import type { AbaPayer } from '../../../config/grants.js';
+import type { AbaPayer } from '../../../config/index.js';
 
 /**
  * The bank's bulk-credit file for a round (docs/grants.md, "The ABA file"): the direct entry (BECS) format Australian
@@ -67,7 +67,7 @@ const totalSchema = {
  * The BECS character set: letters, digits, space and a few signs. Accents are taken off (é → e) and anything else
  * becomes a space, so a club's name never makes the bank refuse the file.
  */
-export function becsText(text: string): string {
+function becsText(text: string): string {
   return text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -1,4 +1,4 @@
-import type { AbaPayer } from '../../../config/grants.js';
+import type { AbaPayer } from '../../../config/index.js';
 import { dateIn } from '../../../domain/calendar-date.js';
 import { lockRound, updateRoundIf } from '../../../infrastructure/repositories/grant-rounds.js';
 import { payableLines } from '../../../infrastructure/repositories/grants.js';

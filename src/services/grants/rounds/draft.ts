@@ -9,6 +9,7 @@ import {
   claimForPaidLines,
   clubFacts,
   insertLines,
+  prepareDrafting,
   setRoundTotals,
   type ClubFacts,
   type NewLine,
@@ -35,7 +36,12 @@ export interface DraftRequest {
   /** 'schedule', or the operator's e-mail. */
   by: string;
   at: Date;
+  /** The schedule's drafts: a round that would have no line is not made (nothing is owed to any club). */
+  skipIfEmpty?: boolean;
 }
+
+/** Rolls back a draft with no line: the schedule makes no empty round (an open draft blocks the next). */
+class NothingOwed extends Error {}
 
 /** A draft made, or (the schedule's second instance) the round another made for the same day. */
 export type DraftOutcome = { drafted: true; round: RoundRow } | { drafted: false; round: RoundRow };
@@ -49,7 +55,17 @@ export const todayIn = (at: Date, terms: RoundTerms) => dateIn(at, terms.timeZon
  * set-based pass, the line decided by the pure rules, then the paid lines' claims in set-based statements that read
  * the same snapshot. A crash anywhere leaves nothing: the claims and the round commit together.
  */
-export async function draftRound(db: Kysely<DB>, terms: RoundTerms, request: DraftRequest): Promise<DraftOutcome> {
+export async function draftRound(
+  db: Kysely<DB>,
+  terms: RoundTerms,
+  request: DraftRequest & { skipIfEmpty: true },
+): Promise<DraftOutcome | null>;
+export async function draftRound(db: Kysely<DB>, terms: RoundTerms, request: DraftRequest): Promise<DraftOutcome>;
+export async function draftRound(
+  db: Kysely<DB>,
+  terms: RoundTerms,
+  request: DraftRequest,
+): Promise<DraftOutcome | null> {
   if (!isCalendarDate(request.cutoffDay))
     throw new InvalidInputError(`--cutoff ${JSON.stringify(request.cutoffDay)} is not a date: write it as YYYY-MM-DD.`);
   const cutoffAt = cutoffOf(request.cutoffDay, terms.timeZone);
@@ -60,6 +76,7 @@ export async function draftRound(db: Kysely<DB>, terms: RoundTerms, request: Dra
       .transaction()
       .setIsolationLevel('repeatable read')
       .execute(async (trx) => {
+        await prepareDrafting(trx);
         const made = await insertRound(trx, {
           scheduledOn: request.scheduledOn,
           cutoffAt,
@@ -75,6 +92,7 @@ export async function draftRound(db: Kysely<DB>, terms: RoundTerms, request: Dra
           holdBefore: new Date(cutoffAt.getTime() - terms.holdDays * DAY_MS),
           day: request.cutoffDay,
         });
+        if (facts.length === 0 && request.skipIfEmpty) throw new NothingOwed();
         await insertLines(trx, made.id, linesOf(facts, terms, made.number), request.at);
         await claimForPaidLines(trx, params);
         await setRoundTotals(trx, made.id);
@@ -97,6 +115,7 @@ export async function draftRound(db: Kysely<DB>, terms: RoundTerms, request: Dra
       });
     return { drafted: true, round };
   } catch (err) {
+    if (err instanceof NothingOwed) return null;
     if (!isUniqueViolation(err)) throw err;
     return refused(db, request);
   }
