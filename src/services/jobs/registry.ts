@@ -5,11 +5,13 @@ import type { Database } from '../../infrastructure/db/connect.js';
 import type { JobQueue } from '../../infrastructure/queue/job-queue.js';
 import type { Payments } from '../../infrastructure/payments/select-provider.js';
 import { mailPolicy } from '../../config/mail.js';
+import { retentionPolicy } from '../../config/privacy.js';
 import { receiptPolicy } from '../../config/receipts.js';
 import { HousekeepingWorker } from '../housekeeping/worker.js';
 import { mailContent } from '../mail/contents.js';
 import { MailDeliveryWorker } from '../mail/worker.js';
 import { PartnerNoticesWorker } from '../notices/worker.js';
+import { PrivacyWorker } from '../privacy/worker.js';
 import { ReceiptStatementsWorker } from '../receipts/statements-worker.js';
 import { RecurringWorker } from '../recurring/worker.js';
 import { ReconciliationWorker } from '../reconciliation/worker.js';
@@ -20,6 +22,7 @@ import {
   housekeepingJob,
   mailDeliveryJob,
   partnerNoticesJob,
+  privacyJob,
   receiptStatementsJob,
   reconciliationJob,
   webhookDeliveryJob,
@@ -155,6 +158,22 @@ export const jobRegistry = {
         },
         now ?? (() => new Date()),
         child(log, 'notices'),
+      ),
+  },
+  // De-identification of donor details past DONOR_DATA_RETENTION_YEARS and mail bodies past MAIL_BODY_RETENTION_DAYS.
+  privacy: {
+    ...privacyJob,
+    worker: ({ config, database, queue, now, log }: JobDeps) =>
+      new PrivacyWorker(
+        queue,
+        database,
+        {
+          ...retentionPolicy(config),
+          batchSize: config.PRIVACY_BATCH_SIZE,
+          intervalSeconds: config.PRIVACY_INTERVAL_SECONDS,
+        },
+        now ?? (() => new Date()),
+        child(log, 'privacy'),
       ),
   },
 } satisfies Record<string, RegisteredJob>;
