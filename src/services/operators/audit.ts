@@ -51,6 +51,12 @@ export const AuditActions = {
   operatorResetPassword: 'operator.reset_password',
   operatorDisable: 'operator.disable',
   ...GrantRoundAuditActions,
+  privacyEraseRequest: 'privacy.erase_request',
+  privacyErase: 'privacy.erase',
+  privacyEraseCancel: 'privacy.erase_cancel',
+  privacyReplayErasures: 'privacy.replay_erasures',
+  privacyExport: 'privacy.export',
+  privacyCorrect: 'privacy.correct',
 } as const;
 
 export type AuditAction = (typeof AuditActions)[keyof typeof AuditActions];
