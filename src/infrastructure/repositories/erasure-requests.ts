@@ -37,9 +37,8 @@ export async function insertErasureRequest(
 /** The request, locked until the caller's transaction ends (two approvals at once: the second sees it done). */
 export async function lockErasureRequest(db: Kysely<DB>, id: string): Promise<ErasureRequestRow | undefined> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
-  const { rows } = await sql<ErasureRequestRow>`select * from erasure_requests where id = ${id}::uuid for update`.execute(
-    db,
-  );
+  const { rows } =
+    await sql<ErasureRequestRow>`select * from erasure_requests where id = ${id}::uuid for update`.execute(db);
   return rows[0];
 }
 
