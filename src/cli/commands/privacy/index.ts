@@ -3,14 +3,18 @@ import type { CliContext } from '../../context.js';
 import { registerPrivacyApprove } from './approve.js';
 import { registerPrivacyCancel } from './cancel.js';
 import { registerPrivacyErase } from './erase.js';
+import { registerPrivacyExport } from './export.js';
 import { registerPrivacyReplayErasures } from './replay-erasures.js';
 
-/** privacy erase | approve | cancel | replay-erasures: personal information (docs/privacy.md). */
+/** privacy export | erase | approve | cancel | replay-erasures: personal information (docs/privacy.md). */
 export function registerPrivacy(program: Command, ctx: CliContext) {
   const privacy = program
     .command('privacy')
-    .description('Personal information: erasure requests and their replay after a restore (docs/privacy.md)');
+    .description(
+      'Personal information: access exports, erasure requests and their replay after a restore (docs/privacy.md)',
+    );
 
+  registerPrivacyExport(privacy, ctx);
   registerPrivacyErase(privacy, ctx);
   registerPrivacyApprove(privacy, ctx);
   registerPrivacyCancel(privacy, ctx);
