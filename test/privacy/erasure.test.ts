@@ -108,8 +108,14 @@ describe('four eyes', () => {
     expect(own.stderr).toContain('another operator must approve it');
     const { rows } = await sql<{ status: string }>`select status from erasure_requests where id = ${id}`.execute(t.db);
     expect(rows[0]!.status).toBe('pending');
+    const status = await as('carol@foundation.test')('privacy', 'status', '--json');
+    expect(status.json().pending).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id, requestedBy: 'alice@foundation.test' })]),
+    );
 
     expect((await as('bob@foundation.test')('privacy', 'approve', '--request', id)).code).toBe(0);
+    const after = await as('carol@foundation.test')('privacy', 'status', '--json');
+    expect(after.json().pending.map((p: { id: string }) => p.id)).not.toContain(id);
     const again = await as('carol@foundation.test')('privacy', 'approve', '--request', id);
     expect(again.code).not.toBe(0);
     expect(again.stderr).toContain('done already');
@@ -164,5 +170,17 @@ describe('after a restore', () => {
     expect(await donationRow(t, ref)).toMatchObject({ donor_email: '', donor_first_name: '' });
     const second = await as('carol@foundation.test')('privacy', 'replay-erasures', '--json');
     expect(second.json().rows).toBe(0);
+  });
+});
+
+describe('privacy run', () => {
+  it('runs the de-identification now, with the settings of the service', async () => {
+    const email = uniqueEmail('run');
+    const ref = await give(t, '3.00', { email });
+    const ran = await as('carol@foundation.test', later(new Date(), 7, 2))('privacy', 'run', '--json');
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.json()).toMatchObject({ finished: true });
+    expect(ran.json().donations).toBeGreaterThanOrEqual(1);
+    expect(await deidentifiedAt(t, ref)).not.toBeNull();
   });
 });

@@ -5,8 +5,10 @@ import { registerPrivacyCancel } from './cancel.js';
 import { registerPrivacyErase } from './erase.js';
 import { registerPrivacyExport } from './export.js';
 import { registerPrivacyReplayErasures } from './replay-erasures.js';
+import { registerPrivacyRun } from './run.js';
+import { registerPrivacyStatus } from './status.js';
 
-/** privacy export | erase | approve | cancel | replay-erasures: personal information (docs/privacy.md). */
+/** privacy status | run | export | erase | approve | cancel | replay-erasures: personal information (docs/privacy.md). */
 export function registerPrivacy(program: Command, ctx: CliContext) {
   const privacy = program
     .command('privacy')
@@ -14,6 +16,8 @@ export function registerPrivacy(program: Command, ctx: CliContext) {
       'Personal information: access exports, erasure requests and their replay after a restore (docs/privacy.md)',
     );
 
+  registerPrivacyStatus(privacy, ctx);
+  registerPrivacyRun(privacy, ctx);
   registerPrivacyExport(privacy, ctx);
   registerPrivacyErase(privacy, ctx);
   registerPrivacyApprove(privacy, ctx);
