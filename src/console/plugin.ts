@@ -16,6 +16,7 @@ import { donationsPages } from './pages/donations.js';
 import { consoleErrorHandler, errorPage } from './pages/error-page.js';
 import { loginPages } from './pages/login.js';
 import { mailOutboxPage } from './pages/mail-outbox.js';
+import { privacyPages } from './pages/privacy.js';
 import { owedBackPages } from './pages/owed-back.js';
 import { partnerContactsPages } from './pages/partner-contacts.js';
 import { partnersPages } from './pages/partners.js';
@@ -43,6 +44,7 @@ const pages: ConsolePage[] = [
   receiptsPages,
   receiptPages,
   mailOutboxPage,
+  privacyPages,
   webhooksPages,
   auditPage,
 ];

@@ -29,6 +29,7 @@ export type Section =
   | 'owed'
   | 'receipts'
   | 'mail'
+  | 'privacy'
   | 'audit'
   | 'webhooks';
 
@@ -45,6 +46,7 @@ const NAV: [Section, string, string][] = [
   ['owed', 'Owed back', '/console/reversals/owed'],
   ['receipts', 'Receipts', '/console/receipts'],
   ['mail', 'Mail', '/console/mail'],
+  ['privacy', 'Privacy', '/console/privacy'],
   ['webhooks', 'Webhooks', '/console/webhooks'],
   ['audit', 'Audit log', '/console/audit'],
 ];
