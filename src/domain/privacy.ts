@@ -7,7 +7,7 @@ import { startOfDate } from './calendar-date.js';
  */
 
 /** The years a deductible-gift receipt's records must be kept (the tax law's five years). */
-export const STATUTORY_RECEIPT_YEARS = 5;
+const STATUTORY_RECEIPT_YEARS = 5;
 
 export interface RetentionPolicy {
   /** DONOR_DATA_RETENTION_YEARS: donor details on donations, mandates, debits, receipts and mail recipients. */
