@@ -6,7 +6,8 @@
  * BENCH_RUNS (times each load workload is measured, default 3; the median is reported),
  * BENCH_ONLY (comma-separated workload keys: ping, fundraisers, accounts, donations, mandates, remittance, batches, report, import,
  * and the money loop's debits, statement, resume, receipts (bench/money.ts; BENCH_MONEY_RUNS runs each, default 3),
- * and grants (a round drafted over 10,000 clubs and 1,000,000 donations, bench/grants.ts; alone it starts no service);
+ * grants (a round drafted over 10,000 clubs and 1,000,000 donations, bench/grants.ts; alone it starts no service),
+ * and deidentify (bench/deidentify.ts: BENCH_DEIDENTIFY donations a run, BENCH_DEIDENTIFY_RUNS runs; alone, no service);
  * for one path alone, e.g. BENCH_ONLY=report for the 100,000-entry remittance report), BENCH_CPU_PROF (a directory: the service runs
  * with --cpu-prof and writes its profile there), BENCH_SERVICE_NODE_ARGS (more node flags for the service, e.g.
  * --trace-gc), BENCH_KEEP (keep the temp dir and the service's log), BENCH_KEEP_DATABASE.
@@ -25,6 +26,7 @@ import {
   type BatchThroughputResult,
 } from './batch-throughput.js';
 import { createBenchDatabase, databaseVersionOf, type BenchDatabase } from './database.js';
+import { DEIDENTIFY_DONATIONS, deidentifyTarget, measureDeidentify } from './deidentify.js';
 import {
   measure,
   measurePair,
@@ -89,6 +91,8 @@ async function main() {
   const [loadAtStart] = loadavg();
   if (only && [...only].every((key) => key === 'grants'))
     return grantsAlone({ repoRoot, workDir, serverUrl, startedAt, loadAtStart: loadAtStart ?? 0 });
+  // The de-identification alone needs no service: its own short section (bench/deidentify.ts).
+  if (only?.size === 1 && only.has('deidentify')) return deidentifyAlone(repoRoot, workDir, serverUrl, startedAt);
   progress('npm run build (the service runs compiled, as npm start and the image run it)');
   buildService(repoRoot);
   const database = await createBenchDatabase(serverUrl, workDir);
@@ -110,6 +114,10 @@ async function main() {
     targets.push(...throughputTargets(database.kind, run.throughput), ...importTargets(run.accountImport));
     if (run.money) targets.push(...moneyTargets(database.kind, run.money));
     if (grants) targets.push(...grantTargets(database.kind, grants));
+    if (wanted('deidentify')) {
+      progress(`deidentify: ${DEIDENTIFY_DONATIONS} donations past their retention, the job timed`);
+      targets.push(deidentifyTarget(database.kind, await measureDeidentify(database, progress)));
+    }
     const command = serverUrl ? `DATABASE_URL=${redactUrl(serverUrl)} npm run bench` : 'npm run bench';
     const overrides = Object.entries(process.env)
       .filter(([k]) => k.startsWith('BENCH_'))
@@ -187,6 +195,33 @@ async function grantsAlone(run: {
   } finally {
     await database.drop();
     if (!process.env.BENCH_KEEP) rmSync(run.workDir, { recursive: true, force: true });
+  }
+}
+
+/** BENCH_ONLY=deidentify: the de-identification job alone, on a fresh database, in a section of its own. */
+async function deidentifyAlone(repoRoot: string, workDir: string, serverUrl: string | undefined, startedAt: number) {
+  const database = await createBenchDatabase(serverUrl, workDir);
+  try {
+    progress(
+      `deidentify: ${DEIDENTIFY_DONATIONS} donations past their retention, the job timed (${database.location})`,
+    );
+    const result = await measureDeidentify(database, progress);
+    const command = serverUrl ? `DATABASE_URL=${redactUrl(serverUrl)} npm run bench` : 'npm run bench';
+    const body = [
+      `## ${database.kind === 'postgres' ? 'PostgreSQL' : 'Embedded database (PGlite)'}: de-identification alone`,
+      '',
+      `Command: \`BENCH_ONLY=deidentify ${command}\` — ${new Date(startedAt).toISOString()}, whole run ${((Date.now() - startedAt) / 1000).toFixed(0)} s; load average at start ${loadavg()[0]!.toFixed(2)} (the machine is shared).`,
+      '',
+      'Each run loads the donations eight years old with one INSERT … SELECT generate_series, then times one run of the privacy-deidentify job over them (docs/privacy.md).',
+      '',
+      'Targets:',
+      targetsList([deidentifyTarget(database.kind, result)]),
+    ].join('\n');
+    process.stdout.write(`\n${body}\n`);
+    writeSection(join(repoRoot, 'BENCHMARKS.md'), `${database.kind}:deidentify`, body);
+  } finally {
+    await database.drop();
+    if (!process.env.BENCH_KEEP) rmSync(workDir, { recursive: true, force: true });
   }
 }
 

@@ -8,6 +8,8 @@ import { clientErrorHandler, limitConnections, routeTable, serverOptions } from 
 import { checkTextOfEveryRoute, configureValidator } from './http/schemas/checks.js';
 import { convertIntegerQueriesOfEveryRoute } from './http/query-integers.js';
 import { registerQueueGauges } from './services/queues/queue-gauges.js';
+import { registerPrivacyGauges } from './services/privacy/privacy-gauges.js';
+import { retentionPolicy } from './config/privacy.js';
 import { registerRecurringGauges } from './services/recurring/recurring-gauges.js';
 import { registerConsole } from './console/register.js';
 import { AccessLog } from './http/access-log.js';
@@ -188,6 +190,7 @@ async function registerPlugins(
       (registry) => registerQueueGauges(registry, database.db, { prefix: '' }),
       // Debits and recurring donations by status (docs/recurring.md).
       (registry) => registerRecurringGauges(registry, database.db),
+      (registry) => registerPrivacyGauges(registry, database.db, retentionPolicy(config)),
       ...(deps.metricsCollectors ?? []),
     ],
   });

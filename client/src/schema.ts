@@ -802,6 +802,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "donor.erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A donor’s details were erased
+         * @description Sent when the foundation erased a person’s details at their request (docs/privacy.md): only the references of your donations and mandates that no longer name them. Erase what you hold about them too.
+         */
+        post: operations["donorErasedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -4872,7 +4892,7 @@ export interface operations {
                      *       "*"
                      *     ]
                      */
-                    events: ("*" | "mandate.updated" | "remittance.completed" | "remittance.funds_received" | "recurring_donation.debit_succeeded" | "recurring_donation.debit_failed" | "recurring_donation.canceled" | "donation.reversed")[];
+                    events: ("*" | "mandate.updated" | "remittance.completed" | "remittance.funds_received" | "recurring_donation.debit_succeeded" | "recurring_donation.debit_failed" | "recurring_donation.canceled" | "donation.reversed" | "donor.erased")[];
                 };
             };
         };
@@ -6505,6 +6525,29 @@ export interface operations {
                                          * @example 15.00
                                          */
                                         netAmount: string;
+                                    };
+                                } | {
+                                    /** @description Also the `webhook-id` header: the same on every retry and replay. */
+                                    id: string;
+                                    /** @enum {string} */
+                                    type: "donor.erased";
+                                    /**
+                                     * Format: date-time
+                                     * @description When the event happened.
+                                     */
+                                    timestamp: string;
+                                    /** @description Per partner, increasing: order events by it, not by arrival. */
+                                    sequence: number;
+                                    data: {
+                                        /**
+                                         * Format: uuid
+                                         * @description The erasure, the same in every partner’s event.
+                                         */
+                                        erasureId: string;
+                                        /** @description Your donations whose donor’s details the foundation erased: erase them on your side too. */
+                                        donationReferenceIds: string[];
+                                        /** @description Your mandates whose person’s details were erased. */
+                                        mandateIds: string[];
                                     };
                                 } | {
                                     /** @description Also the `webhook-id` header: the same on every retry and replay. */
@@ -9843,6 +9886,58 @@ export interface operations {
                          * @example 15.00
                          */
                         netAmount: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered. Anything else (or no answer within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    donorErasedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse messages more than 5 minutes old or ahead. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` (Standard Webhooks); two during a secret rotation. Accept if any matches. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Also the `webhook-id` header: the same on every retry and replay. */
+                    id: string;
+                    /** @constant */
+                    type: "donor.erased";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @description Per partner, increasing: order events by it, not by arrival. */
+                    sequence: number;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The erasure, the same in every partner’s event.
+                         */
+                        erasureId: string;
+                        /** @description Your donations whose donor’s details the foundation erased: erase them on your side too. */
+                        donationReferenceIds: string[];
+                        /** @description Your mandates whose person’s details were erased. */
+                        mandateIds: string[];
                     };
                 };
             };

@@ -12,6 +12,7 @@ import { OperationsSettings } from './operations.js';
 import { PartnerAccessSettings } from './partner-access.js';
 import { PartnerNoticeSettings } from './partner-notices.js';
 import { PerformanceSettings } from './performance.js';
+import { PrivacySettings } from './privacy.js';
 import { ReceiptSettings, receiptSettingProblems } from './receipts.js';
 import { RecurringSettings } from './recurring.js';
 import { isSecretSetting, placeholderSecrets } from './secrets.js';
@@ -58,6 +59,7 @@ export const ConfigSchema = Type.Object({
   ...MailSettings,
   ...PartnerNoticeSettings,
   ...GrantSettings,
+  ...PrivacySettings,
 });
 
 export type Config = Static<typeof ConfigSchema>;

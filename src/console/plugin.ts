@@ -18,6 +18,7 @@ import { consoleErrorHandler, errorPage } from './pages/error-page.js';
 import { grantBankChangesPages } from './pages/grant-bank-changes.js';
 import { loginPages } from './pages/login.js';
 import { mailOutboxPage } from './pages/mail-outbox.js';
+import { privacyPages } from './pages/privacy.js';
 import { owedBackPages } from './pages/owed-back.js';
 import { partnerContactsPages } from './pages/partner-contacts.js';
 import { partnersPages } from './pages/partners.js';
@@ -47,6 +48,7 @@ const pages: ConsolePage[] = [
   clubBankDetailsPages,
   grantBankChangesPages,
   mailOutboxPage,
+  privacyPages,
   webhooksPages,
   auditPage,
 ];

@@ -20,6 +20,7 @@ const SubscribableEvent = Type.Union(
     Type.Literal('recurring_donation.debit_failed'),
     Type.Literal('recurring_donation.canceled'),
     Type.Literal('donation.reversed'),
+    Type.Literal('donor.erased'),
   ],
   { description: 'An event type, or `*` for every type (present and future).' },
 );
@@ -154,6 +155,15 @@ export const DonationReversedData = Type.Object({
   netAmount: Type.String({ description: 'The donation’s amount after every reversal so far.', examples: ['15.00'] }),
 });
 
+/** A person's details erased at their request: the references of what no longer names them, nothing else. */
+export const DonorErasedData = Type.Object({
+  erasureId: Type.String({ format: 'uuid', description: 'The erasure, the same in every partner’s event.' }),
+  donationReferenceIds: Type.Array(Type.String(), {
+    description: 'Your donations whose donor’s details the foundation erased: erase them on your side too.',
+  }),
+  mandateIds: Type.Array(Type.String(), { description: 'Your mandates whose person’s details were erased.' }),
+});
+
 export const EventRecord = Type.Union([
   EventOf('mandate.updated', MandateRecord),
   EventOf('remittance.completed', RemittanceCompletedData),
@@ -162,5 +172,6 @@ export const EventRecord = Type.Union([
   EventOf('recurring_donation.debit_failed', DebitEventData),
   EventOf('recurring_donation.canceled', RecurringCanceledData),
   EventOf('donation.reversed', DonationReversedData),
+  EventOf('donor.erased', DonorErasedData),
   EventOf('webhook.test', WebhookTestData),
 ]);

@@ -8,6 +8,7 @@ export const EVENT_TYPES = [
   'recurring_donation.debit_failed',
   'recurring_donation.canceled',
   'donation.reversed',
+  'donor.erased',
   'webhook.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -12,6 +12,7 @@ import { registerDonations } from './donations/index.js';
 import { registerGrants } from './grants/index.js';
 import { registerOperators } from './operators/index.js';
 import { registerPartners } from './partners/index.js';
+import { registerPrivacy } from './privacy/index.js';
 import { registerQueues } from './queues.js';
 import { registerReceipts } from './receipts/index.js';
 import { registerRecurring } from './recurring/index.js';
@@ -36,6 +37,7 @@ export const commandGroups: CommandGroup[] = [
   registerRecurring,
   registerDebits,
   registerGrants,
+  registerPrivacy,
   registerWebhooks,
   registerQueues,
   registerAudit,

@@ -29,6 +29,7 @@ export type Section =
   | 'owed'
   | 'receipts'
   | 'mail'
+  | 'privacy'
   | 'audit'
   | 'grant-bank'
   | 'webhooks';
@@ -47,6 +48,7 @@ const NAV: [Section, string, string][] = [
   ['receipts', 'Receipts', '/console/receipts'],
   ['grant-bank', 'Bank changes', '/console/grants/bank-changes'],
   ['mail', 'Mail', '/console/mail'],
+  ['privacy', 'Privacy', '/console/privacy'],
   ['webhooks', 'Webhooks', '/console/webhooks'],
   ['audit', 'Audit log', '/console/audit'],
 ];

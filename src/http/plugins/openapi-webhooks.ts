@@ -4,6 +4,7 @@ import { MandateRecord } from '../../contract/mandate.js';
 import {
   DebitEventData,
   DonationReversedData,
+  DonorErasedData,
   EventOf,
   FundsReceivedData,
   RecurringCanceledData,
@@ -103,6 +104,13 @@ export const openApiWebhooks = {
     'A donation was reversed',
     'Sent for each reversal (yours, the foundation’s, or a disputed debit’s), with the donation’s net amount after it.',
     EventOf('donation.reversed', DonationReversedData),
+  ),
+  'donor.erased': webhook(
+    'donorErasedEvent',
+    'A donor’s details were erased',
+    'Sent when the foundation erased a person’s details at their request (docs/privacy.md): only the references ' +
+      'of your donations and mandates that no longer name them. Erase what you hold about them too.',
+    EventOf('donor.erased', DonorErasedData),
   ),
   'webhook.test': webhook(
     'webhookTestEvent',

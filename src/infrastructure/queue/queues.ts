@@ -39,6 +39,7 @@ export const MAIL_HEARTBEAT_SECONDS = 2;
 export const RECEIPT_STATEMENTS_QUEUE = 'receipt-statements';
 export const PARTNER_NOTICES_QUEUE = 'partner-notices';
 export const GRANT_ROUNDS_QUEUE = 'grant-rounds';
+export const PRIVACY_QUEUE = 'privacy-deidentify';
 export type QueueName =
   | typeof RECONCILIATION_QUEUE
   | typeof RECONCILIATION_DEAD_LETTER_QUEUE
@@ -49,7 +50,8 @@ export type QueueName =
   | typeof MAIL_DELIVERY_QUEUE
   | typeof RECEIPT_STATEMENTS_QUEUE
   | typeof PARTNER_NOTICES_QUEUE
-  | typeof GRANT_ROUNDS_QUEUE;
+  | typeof GRANT_ROUNDS_QUEUE
+  | typeof PRIVACY_QUEUE;
 
 /** In creation order: a dead-letter queue exists before the queue that names it. */
 export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
@@ -148,6 +150,17 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
     retryDelaySeconds: 300,
     retryBackoff: true,
     expireInSeconds: 1800,
+    oneAtATime: true,
+  },
+  // The de-identification of what outlived its retention (services/privacy), one run at a time across every instance,
+  // every PRIVACY_INTERVAL_SECONDS; each run schedules the next. A run stops within its time budget (well inside the
+  // expiry) and schedules its continuation at once; every batch commits with its cursor, so a killed run loses at
+  // most one batch's work, which the retry or the next run does again without doing anything twice.
+  [PRIVACY_QUEUE]: {
+    retryLimit: 3,
+    retryDelaySeconds: 60,
+    retryBackoff: true,
+    expireInSeconds: 900,
     oneAtATime: true,
   },
 };

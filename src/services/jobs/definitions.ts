@@ -9,6 +9,7 @@ import {
   HOUSEKEEPING_QUEUE,
   MAIL_DELIVERY_QUEUE,
   PARTNER_NOTICES_QUEUE,
+  PRIVACY_QUEUE,
   QUEUE_POLICIES,
   RECEIPT_STATEMENTS_QUEUE,
   RECONCILIATION_QUEUE,
@@ -86,6 +87,13 @@ export const grantRoundsJob = {
   name: GRANT_ROUNDS_QUEUE,
   payload: Type.Object({}, { additionalProperties: false }),
   retry: QUEUE_POLICIES[GRANT_ROUNDS_QUEUE],
+} satisfies JobDefinition<TSchema>;
+
+/** De-identifies what outlived its retention (services/privacy, docs/privacy.md); each run schedules the next. */
+export const privacyJob = {
+  name: PRIVACY_QUEUE,
+  payload: Type.Object({}, { additionalProperties: false }),
+  retry: QUEUE_POLICIES[PRIVACY_QUEUE],
 } satisfies JobDefinition<TSchema>;
 
 /**

@@ -5,6 +5,7 @@ import type { Database } from '../../infrastructure/db/connect.js';
 import type { JobQueue } from '../../infrastructure/queue/job-queue.js';
 import type { Payments } from '../../infrastructure/payments/select-provider.js';
 import { mailPolicy } from '../../config/mail.js';
+import { retentionPolicy } from '../../config/privacy.js';
 import { receiptPolicy } from '../../config/receipts.js';
 import { GrantRoundsWorker } from '../grants/rounds/schedule-worker.js';
 import { roundTerms } from '../grants/rounds/terms.js';
@@ -12,6 +13,7 @@ import { HousekeepingWorker } from '../housekeeping/worker.js';
 import { mailContent } from '../mail/contents.js';
 import { MailDeliveryWorker } from '../mail/worker.js';
 import { PartnerNoticesWorker } from '../notices/worker.js';
+import { PrivacyWorker } from '../privacy/worker.js';
 import { ReceiptStatementsWorker } from '../receipts/statements-worker.js';
 import { RecurringWorker } from '../recurring/worker.js';
 import { ReconciliationWorker } from '../reconciliation/worker.js';
@@ -23,6 +25,7 @@ import {
   housekeepingJob,
   mailDeliveryJob,
   partnerNoticesJob,
+  privacyJob,
   receiptStatementsJob,
   reconciliationJob,
   webhookDeliveryJob,
@@ -165,6 +168,22 @@ export const jobRegistry = {
     ...grantRoundsJob,
     worker: ({ config, database, queue, now, log }: JobDeps) =>
       new GrantRoundsWorker(queue, database, roundTerms(config), now ?? (() => new Date()), child(log, 'grants')),
+  },
+  // De-identification of donor details past DONOR_DATA_RETENTION_YEARS and mail bodies past MAIL_BODY_RETENTION_DAYS.
+  privacy: {
+    ...privacyJob,
+    worker: ({ config, database, queue, now, log }: JobDeps) =>
+      new PrivacyWorker(
+        queue,
+        database,
+        {
+          ...retentionPolicy(config),
+          batchSize: config.PRIVACY_BATCH_SIZE,
+          intervalSeconds: config.PRIVACY_INTERVAL_SECONDS,
+        },
+        now ?? (() => new Date()),
+        child(log, 'privacy'),
+      ),
   },
 } satisfies Record<string, RegisteredJob>;
 

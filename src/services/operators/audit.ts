@@ -59,6 +59,12 @@ export const AuditActions = {
   clubContactAdd: 'club.contact_add',
   clubContactRemove: 'club.contact_remove',
   clubGst: 'club.gst',
+  privacyEraseRequest: 'privacy.erase_request',
+  privacyErase: 'privacy.erase',
+  privacyEraseCancel: 'privacy.erase_cancel',
+  privacyReplayErasures: 'privacy.replay_erasures',
+  privacyExport: 'privacy.export',
+  privacyCorrect: 'privacy.correct',
 } as const;
 
 export type AuditAction = (typeof AuditActions)[keyof typeof AuditActions];
