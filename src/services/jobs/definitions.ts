@@ -4,7 +4,9 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../infrastructure/db/schema.js';
 import { enqueueInTransaction } from '../../infrastructure/queue/enqueue.js';
 import {
+  ACQUITTAL_REMINDERS_QUEUE,
   DEBIT_COLLECTION_QUEUE,
+  GRANT_ADVICES_QUEUE,
   HOUSEKEEPING_QUEUE,
   MAIL_DELIVERY_QUEUE,
   PARTNER_NOTICES_QUEUE,
@@ -78,6 +80,21 @@ export const partnerNoticesJob = {
   name: PARTNER_NOTICES_QUEUE,
   payload: Type.Object({}, { additionalProperties: false }),
   retry: QUEUE_POLICIES[PARTNER_NOTICES_QUEUE],
+} satisfies JobDefinition<TSchema>;
+
+/** Issues the remittance advices (and RCTIs) of one paid grant round (services/grants/advice). */
+export const grantAdvicesJob = {
+  name: GRANT_ADVICES_QUEUE,
+  payload: Type.Object({ roundId: Type.String() }, { additionalProperties: false }),
+  retry: QUEUE_POLICIES[GRANT_ADVICES_QUEUE],
+} satisfies JobDefinition<TSchema>;
+export type GrantAdvicesJob = Static<typeof grantAdvicesJob.payload>;
+
+/** Reminds clubs of acquittals coming due (services/grants/acquittals); each run schedules the next day's. */
+export const acquittalRemindersJob = {
+  name: ACQUITTAL_REMINDERS_QUEUE,
+  payload: Type.Object({}, { additionalProperties: false }),
+  retry: QUEUE_POLICIES[ACQUITTAL_REMINDERS_QUEUE],
 } satisfies JobDefinition<TSchema>;
 
 /**

@@ -6,6 +6,8 @@ import type { JobQueue } from '../../infrastructure/queue/job-queue.js';
 import type { Payments } from '../../infrastructure/payments/select-provider.js';
 import { mailPolicy } from '../../config/mail.js';
 import { receiptPolicy } from '../../config/receipts.js';
+import { GrantAdvicesWorker } from '../grants/advice/worker.js';
+import { advicePolicy } from '../grants/advice/issue.js';
 import { HousekeepingWorker } from '../housekeeping/worker.js';
 import { mailContent } from '../mail/contents.js';
 import { MailDeliveryWorker } from '../mail/worker.js';
@@ -17,6 +19,7 @@ import type { WebhookSettings } from '../webhooks/settings.js';
 import { WebhookDeliveryWorker } from '../webhooks/worker.js';
 import {
   debitCollectionJob,
+  grantAdvicesJob,
   housekeepingJob,
   mailDeliveryJob,
   partnerNoticesJob,
@@ -156,6 +159,12 @@ export const jobRegistry = {
         now ?? (() => new Date()),
         child(log, 'notices'),
       ),
+  },
+  // The remittance advices (and RCTIs) of each paid grant round (docs/grants.md, "Advice and RCTI").
+  grantAdvices: {
+    ...grantAdvicesJob,
+    worker: ({ config, database, queue, now, log }: JobDeps) =>
+      new GrantAdvicesWorker(queue, database, advicePolicy(config), now ?? (() => new Date()), child(log, 'grants')),
   },
 } satisfies Record<string, RegisteredJob>;
 
