@@ -28,6 +28,8 @@ export interface AdviceFacts {
   };
   /** The RCTI's number, for a club registered for GST. */
   rctiNumber: string | null;
+  /** When the grant's expenditure declaration (acquittal) is due. */
+  acquittalDueOn: string | null;
 }
 
 export const ANONYMOUS_DONOR = 'Anonymous donor';
@@ -94,8 +96,11 @@ export function adviceLines(facts: AdviceFacts) {
         ]
       : []),
     'Donors are named only where they agreed to be named to the club.',
-    "This grant asks for an expenditure declaration (an acquittal): the foundation will write to the club's finance " +
-      'contact before it is due.',
+    facts.acquittalDueOn
+      ? `This grant asks for an expenditure declaration (an acquittal), due on ${longDate(facts.acquittalDueOn)}: ` +
+        'who declares it, the date, the amount spent and its purpose.'
+      : 'This grant asks for an expenditure declaration (an acquittal): who declares it, the date, the amount spent ' +
+        'and its purpose.',
   ];
   return { title, lines, items: [...donations, ...recoveries, ...reissued], summary, notes };
 }

@@ -26,6 +26,7 @@ export interface AdviceGrantRow {
   legal_name: string;
   issuer_abn: string;
   time_zone: string;
+  acquittal_due_on: string | null;
 }
 
 export interface AdviceDonationRow {
@@ -63,11 +64,12 @@ export async function adviceRows(db: Kysely<DB>, ids: readonly string[]) {
       g.account_name, g.donations_cents, g.recovered_cents, g.reissued_cents, g.fee_cents, g.amount_cents,
       r.number as round_number, r.scheduled_on, r.drafted_at, r.paid_at,
       a.name as club_name, a.member_number, a.abn as club_abn,
-      i.legal_name, i.abn as issuer_abn, i.time_zone
+      i.legal_name, i.abn as issuer_abn, i.time_zone, q.due_on as acquittal_due_on
     from grants g
     join grant_rounds r on r.id = g.round_id
     join accounts a on a.id = g.account_id
     join receipt_issuers i on i.id = g.advice_issuer_id
+    left join grant_acquittals q on q.grant_id = g.id
     where g.id = any(${list}::uuid[])`.execute(db);
   const donations = await sql<AdviceDonationRow>`
     select gi.grant_id, gi.amount_cents, d.reference_id, coalesce(d.transaction_at, d.created_at) as at,

@@ -3,11 +3,13 @@ import type { DB } from '../db/schema.js';
 import { insertJobsForRows } from '../queue/enqueue-rows.js';
 import { MAIL_DELIVERY_QUEUE } from '../queue/queues.js';
 
-/** Which paid grants to advise: a round's, or grants named by id. */
-export type AdviceScope = { roundId: string } | { grantIds: string[] };
+/** Which paid grants to advise: a round's, grants named by id, or every one waiting for a finance contact. */
+export type AdviceScope = { roundId: string } | { grantIds: string[] } | { waiting: true };
 
-const inScope = (scope: AdviceScope): RawBuilder<unknown> =>
-  'roundId' in scope ? sql`g.round_id = ${scope.roundId}::uuid` : sql`g.id = any(${scope.grantIds}::uuid[])`;
+const inScope = (scope: AdviceScope): RawBuilder<unknown> => {
+  if ('roundId' in scope) return sql`g.round_id = ${scope.roundId}::uuid`;
+  return 'grantIds' in scope ? sql`g.id = any(${scope.grantIds}::uuid[])` : sql`true`;
+};
 
 /** A paid grant whose advice is due now: its club has a finance contact to send it to. */
 export interface GrantToAdvise {

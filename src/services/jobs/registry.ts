@@ -6,6 +6,7 @@ import type { JobQueue } from '../../infrastructure/queue/job-queue.js';
 import type { Payments } from '../../infrastructure/payments/select-provider.js';
 import { mailPolicy } from '../../config/mail.js';
 import { receiptPolicy } from '../../config/receipts.js';
+import { AcquittalRemindersWorker } from '../grants/acquittals/worker.js';
 import { GrantAdvicesWorker } from '../grants/advice/worker.js';
 import { advicePolicy } from '../grants/advice/issue.js';
 import { HousekeepingWorker } from '../housekeeping/worker.js';
@@ -18,6 +19,7 @@ import { ReconciliationWorker } from '../reconciliation/worker.js';
 import type { WebhookSettings } from '../webhooks/settings.js';
 import { WebhookDeliveryWorker } from '../webhooks/worker.js';
 import {
+  acquittalRemindersJob,
   debitCollectionJob,
   grantAdvicesJob,
   housekeepingJob,
@@ -165,6 +167,25 @@ export const jobRegistry = {
     ...grantAdvicesJob,
     worker: ({ config, database, queue, now, log }: JobDeps) =>
       new GrantAdvicesWorker(queue, database, advicePolicy(config), now ?? (() => new Date()), child(log, 'grants')),
+  },
+  // Daily: reminders of acquittals coming due, and advices that waited for a club's finance contact.
+  acquittalReminders: {
+    ...acquittalRemindersJob,
+    worker: ({ config, database, queue, now, log }: JobDeps) =>
+      new AcquittalRemindersWorker(
+        queue,
+        database,
+        {
+          reminders: {
+            reminderDays: config.ACQUITTAL_REMINDER_DAYS,
+            timeZone: config.FOUNDATION_TIME_ZONE,
+            foundation: receiptPolicy(config).issuer.legalName,
+          },
+          advices: advicePolicy(config),
+        },
+        now ?? (() => new Date()),
+        child(log, 'grants'),
+      ),
   },
 } satisfies Record<string, RegisteredJob>;
 

@@ -59,6 +59,10 @@ export const AuditActions = {
   clubContactAdd: 'club.contact_add',
   clubContactRemove: 'club.contact_remove',
   clubGst: 'club.gst',
+  grantAdviceView: 'grant.advice_view',
+  grantAdviceDownload: 'grant.advice_download',
+  grantAdviceSend: 'grant.advice_send',
+  grantAcquittalRecord: 'grant.acquittal_record',
 } as const;
 
 export type AuditAction = (typeof AuditActions)[keyof typeof AuditActions];

@@ -61,5 +61,6 @@ function factsOf(g: AdviceGrantRow): AdviceFacts {
       amountCents: Number(g.amount_cents),
     },
     rctiNumber: g.rcti_number,
+    acquittalDueOn: g.acquittal_due_on,
   };
 }
