@@ -1,4 +1,8 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, ok } from '../cli/harness.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { LIVE_ENV, pdfText, startSmtpServer, type SmtpServer } from '../receipts/support.js';
 import { noPaymentProvider } from '../webhooks/support.js';
@@ -103,6 +107,47 @@ describe('remittance advices of a paid round', () => {
     expect(plainText).toContain('Remittance advice');
     expect(plainText).not.toContain('Recipient-created tax invoice');
     expect(plainText).not.toContain('RCTI');
-    expect(waiting).toBeDefined();
+    references.push(gst!.lodgementReference, waiting!.lodgementReference);
+  });
+
+  const references: string[] = [];
+  it('gives operators the PDF, a copy on request, and refuses one that waits for a finance contact', async () => {
+    const [sent, waiting] = references as [string, string];
+    const env = { ...LIVE_ENV, ...GRANT_ABA_ENV, SMTP_URL: smtp.url };
+    const run = cli({ database: t.database, now: t.clock.now, operator: 'ops@foundation.test', env });
+    const out = join(await mkdtemp(join(tmpdir(), 'advice-')), 'advice.pdf');
+    const shown = await ok(run, 'grants', 'advice', '--grant', sent, '--out', out);
+    expect(shown).toMatchObject({ lodgementReference: sent, rctiNumber: 'RCTI-000001', status: 'paid' });
+    expect(shown.financeContacts).toEqual(['treasurer@riverside.test']);
+    expect(await pdfText(await readFile(out))).toContain('RCTI-000001');
+
+    await ok(run, 'grants', 'advice', '--grant', sent, '--resend');
+    const copies = (await adviceMessages(t)).filter((m) => m.about === `grant:${sent}`);
+    expect(copies).toHaveLength(2);
+    await workers.deliver();
+    const arrived = smtp.arrived.filter((a) => a.envelopeTo.includes('treasurer@riverside.test'));
+    expect(arrived).toHaveLength(2);
+    // The copy is the same advice: the same number, the same lines (its PDF is made from the same rows).
+    expect(await pdfText(arrived[1]!.mail.attachments[0]!.content)).toBe(
+      await pdfText(arrived[0]!.mail.attachments[0]!.content),
+    );
+
+    const refused = await run('grants', 'advice', '--grant', waiting, '--resend');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('its club has no finance contact');
+    const noPdf = await run('grants', 'advice', '--grant', waiting, '--out', `${out}.2`);
+    expect(noPdf.stderr).toContain(`Grant ${waiting} has no advice yet`);
+    const actions = await t.db
+      .selectFrom('audit_log')
+      .select(['action', 'subject'])
+      .where('action', 'like', 'grant.advice%')
+      .orderBy('id')
+      .execute();
+    expect(actions).toEqual([
+      { action: 'grant.advice_download', subject: sent },
+      { action: 'grant.advice_view', subject: sent },
+      { action: 'grant.advice_send', subject: sent },
+      { action: 'grant.advice_view', subject: sent },
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import { adviceDownload, sendAdvice, showAdvice, waitingAdvices } from '../../..
 import { InvalidInputError, OperatorError } from '../../../services/operators/operator-errors.js';
 import type { CliContext } from '../../context.js';
 import { withJson, withOperator } from '../../options.js';
-import { fields, formatAud, tableOr } from '../../output.js';
+import { adviceText, waitingText } from './advice-output.js';
 
 interface AdviceOptions {
   grant?: string;
@@ -32,18 +32,7 @@ export function registerGrantsAdvice(grants: Command, ctx: CliContext) {
     ctx.run(command, async ({ ops, out, config, io }) => {
       if (options.waiting) {
         const waiting = await waitingAdvices(ops, 1000);
-        out.emit(waiting, () =>
-          tableOr(
-            waiting,
-            [
-              { header: 'Grant', value: (w) => w.lodgementReference },
-              { header: 'Round', value: (w) => w.round },
-              { header: 'Club', value: (w) => `${w.club} (${w.memberNumber})` },
-              { header: 'AUD', value: (w) => formatAud(w.amountCents) },
-            ],
-            'No advice is waiting for a finance contact.',
-          ),
-        );
+        out.emit(waiting, () => waitingText(waiting));
         return;
       }
       if (!options.grant) throw new InvalidInputError('--grant <reference> (or --waiting) is required.');
@@ -65,30 +54,7 @@ export function registerGrantsAdvice(grants: Command, ctx: CliContext) {
         );
       }
       const view = await showAdvice(ops, options.grant);
-      out.emit(view, () =>
-        [
-          fields([
-            ['Grant', view.lodgementReference],
-            ['Club', `${view.club} (${view.memberNumber})`],
-            ['Round', view.round],
-            ['Amount (AUD)', formatAud(view.amountCents)],
-            ['Status', view.status],
-            ['Advised', view.advisedAt ?? 'not yet'],
-            ['RCTI', view.rctiNumber],
-            ['Finance contacts', view.financeContacts.join(', ') || 'none'],
-          ]),
-          tableOr(
-            view.messages,
-            [
-              { header: 'Written', value: (m) => m.createdAt },
-              { header: 'Status', value: (m) => m.status },
-              { header: 'Attempts', value: (m) => m.attempts },
-              { header: 'Why not sent', value: (m) => m.lastError },
-            ],
-            'No advice message.',
-          ),
-        ].join('\n'),
-      );
+      out.emit(view, () => adviceText(view));
     }),
   );
 }
