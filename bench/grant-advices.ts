@@ -60,7 +60,7 @@ async function payRound(database: BenchDatabase, run: number): Promise<void> {
         )
         insert into grant_items (donation_id, grant_id, amount_cents)
         select d.id, g.id, 2000 from d join g on g.account_id = d.account_id`.execute(trx);
-      await scheduleAdvices(trx as Kysely<DB>, roundId);
+      await scheduleAdvices(trx, roundId);
     });
   } finally {
     await opened.close();
