@@ -4,7 +4,8 @@ import { sql, type Kysely } from 'kysely';
 import { loadConfig } from '../src/config/index.js';
 import { openDatabase } from '../src/composition.js';
 import type { DB } from '../src/infrastructure/db/schema.js';
-import { scheduleAdvices } from '../src/services/grants/advice/issue.js';
+import { findRoundByNumber } from '../src/infrastructure/repositories/grant-rounds.js';
+import { afterRoundPaid } from '../src/services/grants/rounds/on-paid.js';
 import { createBenchDatabase, type BenchDatabase } from './database.js';
 import { cpuProfileDir, MONEY_RUNS, until, type MoneyResult, type MoneyRun } from './money-support.js';
 import { cpuSeconds } from './process-cpu.js';
@@ -60,7 +61,9 @@ async function payRound(database: BenchDatabase, run: number): Promise<void> {
         )
         insert into grant_items (donation_id, grant_id, amount_cents)
         select d.id, g.id, 2000 from d join g on g.account_id = d.account_id`.execute(trx);
-      await scheduleAdvices(trx, roundId);
+      // What marking it paid does next: the acquittals opened, the advices' job enqueued.
+      const paid = (await findRoundByNumber(trx, run + 1))!;
+      await afterRoundPaid(trx, paid, { acquittalDueDays: 90, timeZone: config.FOUNDATION_TIME_ZONE, at: new Date() });
     });
   } finally {
     await opened.close();

@@ -48,12 +48,6 @@ export function productionEnv(smtpUrl: string): NodeJS.ProcessEnv {
     GRANT_ABA_BSB: '062-000',
     GRANT_ABA_ACCOUNT: '10203040',
     MAIL_FROM: 'Foundation receipts <receipts@foundation.test>',
-    // The foundation's bank for the grants' ABA file, which production refuses to start without.
-    GRANT_ABA_USER_NAME: 'SPORTS FOUNDATION LTD',
-    GRANT_ABA_APCA_USER_ID: '301500',
-    GRANT_ABA_BANK: 'CBA',
-    GRANT_ABA_BSB: '062-111',
-    GRANT_ABA_ACCOUNT: '10203040',
     SMTP_URL: smtpUrl,
     // A foundation sending a season's receipts raises it from its default (2): a message waits on SMTP replies and
     // database round trips more than it uses the CPU, so two at a time leave the machine mostly idle.

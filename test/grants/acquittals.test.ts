@@ -5,7 +5,7 @@ import { cli, ok, type Cli } from '../cli/harness.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { noPaymentProvider } from '../webhooks/support.js';
 import { paidRound, type PaidGrant } from './paid-grant-fixture.js';
-import { grantWorkers } from './support.js';
+import { grantWorkers } from './advice-support.js';
 
 const OPERATOR = 'finance@foundation.example';
 
@@ -41,9 +41,7 @@ describe('acquittals of paid grants', () => {
       { name: 'Silent Swimming', donations: [{ cents: 5_000 }] },
     ]);
     [grant, silent] = [round.grants[0]!, round.grants[1]!];
-    const workers = grantWorkers(t);
-    await workers.schedule(round.roundId);
-    await workers.runAdvices();
+    await grantWorkers(t).runAdvices();
   });
   afterAll(() => t?.close());
 

@@ -50,7 +50,7 @@ describe('remittance advices of a paid round', () => {
       { name: 'Quiet Quoits', donations: [{ cents: 3000 }] },
     ]);
     const [gst, plain, waiting] = round.grants;
-    await workers.schedule(round.roundId);
+    // The round's paid hook enqueued its advices' job.
     expect(await workers.runAdvices()).toBe(1);
 
     const rows = await Promise.all(round.grants.map((g) => grantOf(t, g.id)));

@@ -1,11 +1,15 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { findRoundByNumber } from '../../src/infrastructure/repositories/grant-rounds.js';
+import { afterRoundPaid } from '../../src/services/grants/rounds/on-paid.js';
 import type { TestApp } from '../helpers/test-app.js';
 
 /**
  * Paid grants, written straight into the tables of migration 030 as a paid round leaves them (a grants row with
- * status 'paid' in a grant_rounds row with status 'paid', its grant_items, its recoveries): the advices and the
- * acquittals are built on what a round leaves behind, not on how it was drafted.
+ * status 'paid' in a grant_rounds row with status 'paid', its grant_items, its recoveries), then handed to the
+ * round's paid hook (afterRoundPaid) as marking it paid does: the advices and the acquittals are built on what a round
+ * leaves behind, with donors, recoveries and GST flags a test chooses (test/grants/paid-round.test.ts goes through
+ * the rounds' own services).
  */
 export interface ClubSpec {
   name?: string;
@@ -178,5 +182,14 @@ export async function paidRound(
     .set({ grant_count: grants.length, total_cents: grants.reduce((s, g) => s + g.amountCents, 0) })
     .where('id', '=', round.id)
     .execute();
+  // What marking it paid does next (services/grants/rounds/paid.ts): the acquittals opened, the advices enqueued.
+  const paid = (await findRoundByNumber(t.db, number))!;
+  await t.db.transaction().execute((trx) =>
+    afterRoundPaid(trx, paid, {
+      acquittalDueDays: t.config.ACQUITTAL_DUE_DAYS,
+      timeZone: t.config.FOUNDATION_TIME_ZONE,
+      at: paidAt,
+    }),
+  );
   return { roundId: round.id, number, grants };
 }

@@ -1,30 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 
-/**
- * Opens the acquittal of each paid grant of a round, due `dueDays` after the round was paid (the day of payment in
- * the foundation's time zone). Once per grant: the primary key decides, so opening twice (the round's paid hook and
- * the advices' job) opens nothing more. Returns how many were opened.
- */
-export async function openAcquittals(
-  trx: Kysely<DB>,
-  roundId: string,
-  terms: { dueDays: number; timeZone: string },
-): Promise<number> {
-  const { rows } = await sql<{ n: number }>`
-    with opened as (
-      insert into grant_acquittals (grant_id, account_id, due_on)
-      select g.id, g.account_id,
-        to_char((r.paid_at at time zone ${terms.timeZone})::date + ${terms.dueDays}::int, 'YYYY-MM-DD')
-      from grants g join grant_rounds r on r.id = g.round_id
-      where g.round_id = ${roundId}::uuid and g.status in ('paid', 'returned') and r.paid_at is not null
-      on conflict (grant_id) do nothing
-      returning 1
-    )
-    select count(*)::int as n from opened`.execute(trx);
-  return Number(rows[0]!.n);
-}
-
 /** An open acquittal to remind, with what the reminder says and where it goes. */
 export interface AcquittalToRemind {
   grant_id: string;

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import { receiptPolicy } from '../../../config/receipts.js';
 import { rctiNumber } from '../../../domain/grant-advice.js';
 import type { DB } from '../../../infrastructure/db/schema.js';
-import { openAcquittals } from '../../../infrastructure/repositories/grant-acquittals.js';
 import {
   insertAdviceMessages,
   lockGrantsToAdvise,
@@ -18,19 +17,14 @@ export interface AdvicePolicy {
   issuer: IssuerTerms;
   sample: boolean;
   mailHeld: string | null;
-  /** ACQUITTAL_DUE_DAYS: the acquittal each paid grant asks for is due this long after payment. */
-  acquittalDueDays: number;
 }
 
-export function advicePolicy(
-  config: Parameters<typeof receiptPolicy>[0] & { ACQUITTAL_DUE_DAYS: number },
-): AdvicePolicy {
+export function advicePolicy(config: Parameters<typeof receiptPolicy>[0]): AdvicePolicy {
   const receipts = receiptPolicy(config);
   return {
     issuer: { ...receipts.issuer, minimumCents: receipts.minimumCents, timeZone: receipts.timeZone },
     sample: config.APP_ENV !== 'production',
     mailHeld: receipts.mailHeld,
-    acquittalDueDays: config.ACQUITTAL_DUE_DAYS,
   };
 }
 
@@ -55,13 +49,6 @@ export async function issueAdvices(
   now: () => Date,
 ): Promise<AdviceReport> {
   return db.transaction().execute(async (trx) => {
-    // The advice names the acquittal's due day: a round's acquittals are opened first, unless the round's paid hook
-    // opened them already (once per grant either way).
-    if ('roundId' in scope)
-      await openAcquittals(trx, scope.roundId, {
-        dueDays: policy.acquittalDueDays,
-        timeZone: policy.issuer.timeZone,
-      });
     const grants = await lockGrantsToAdvise(trx, scope);
     if (grants.length === 0) return { advised: 0, rctis: 0, messages: 0 };
     const gst = grants.filter((g) => g.gst_registered).length;
