@@ -46,3 +46,31 @@ export function grantsAwaitingAdvice(db: Kysely<DB>, limit: number) {
     .limit(limit)
     .execute();
 }
+
+export function clubByMember(db: Kysely<DB>, memberNumber: string) {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'name', 'member_number', 'gst_registered'])
+    .where('member_number', '=', memberNumber)
+    .executeTakeFirst();
+}
+
+/** A club's grants (paid, held, returned), newest round first. */
+export function grantsOfClub(db: Kysely<DB>, accountId: string, limit: number) {
+  return db
+    .selectFrom('grants as g')
+    .innerJoin('grant_rounds as r', 'r.id', 'g.round_id')
+    .select([
+      'r.number as round_number',
+      'g.status',
+      'g.hold_reason',
+      'g.amount_cents',
+      'g.lodgement_reference',
+      'g.advised_at',
+      'g.rcti_number',
+    ])
+    .where('g.account_id', '=', accountId)
+    .orderBy('r.number', 'desc')
+    .limit(limit)
+    .execute();
+}
