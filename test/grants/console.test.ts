@@ -37,6 +37,16 @@ describe('grants in the console', () => {
   const post = (who: { session: string; csrf: string }, url: string, fields: Record<string, string> = {}) =>
     postForm(t, who.session, url, { _csrf: who.csrf, ...fields });
 
+  it("shows what clubs are owed and the next round's date on the dashboard", async () => {
+    await settledDonations(t, [12.25], 'registration');
+    const page = await getPage(t, alice.session, '/console');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Grants to clubs');
+    // Round 1's draft claimed the storefront club's donations; the registration club's new one is owed.
+    expect(page.body).toContain('AUD 12.25');
+    expect(page.body).toMatch(/Next round<\/dt>\s*<dd>\d{4}-\d{2}-(15|28|29|30|31)<\/dd>/);
+  });
+
   it('lists the rounds and shows one with its totals per club and its decisions', async () => {
     const list = await getPage(t, alice.session, '/console/grants/rounds');
     expect(list.statusCode).toBe(200);

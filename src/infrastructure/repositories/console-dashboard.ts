@@ -64,3 +64,33 @@ export async function addRejections(
     )
     .execute();
 }
+
+/** What the foundation owes clubs now, and what the latest round held (docs/grants.md, "Operators"). */
+export interface GrantFigures {
+  /** Net of settled donations no round granted yet, plus grants the bank returned that were not paid again. */
+  owedCents: number;
+  /** The held lines of the latest round not cancelled: their balances wait for a later round. */
+  heldCents: number;
+  heldCount: number;
+}
+
+export async function grantFigures(db: Kysely<DB>): Promise<GrantFigures> {
+  const { rows } = await sql<{ ungranted: string; returned: string; held: string; held_count: number }>`
+    with latest as (select id from grant_rounds where status <> 'cancelled' order by number desc limit 1)
+    select
+      (select coalesce(sum(d.amount_cents - d.reversed_cents), 0) from donation_settlements s
+        join donations d on d.id = s.donation_id
+        where not exists (select 1 from grant_items gi where gi.donation_id = s.donation_id)) as ungranted,
+      (select coalesce(sum(amount_cents), 0) from grants where status = 'returned' and reissued_in is null) as returned,
+      (select coalesce(sum(greatest(g.amount_cents, 0)), 0) from grants g join latest l on l.id = g.round_id
+        where g.status = 'held') as held,
+      (select count(*)::int from grants g join latest l on l.id = g.round_id where g.status = 'held') as held_count`.execute(
+    db,
+  );
+  const row = rows[0]!;
+  return {
+    owedCents: Number(row.ungranted) + Number(row.returned),
+    heldCents: Number(row.held),
+    heldCount: Number(row.held_count),
+  };
+}
