@@ -45,7 +45,7 @@ export function roundBody(review: RoundReview, session: ConsoleSession): string 
   const r = review.round;
   const n = r.number;
   return html`!${roundDetails(r)}
-  !${r.abaSha256 ? html`<p>${link(`/console/grants/rounds/${n}/aba`, 'Download the ABA file')}</p>` : ''}
+  !${r.abaSha256 ? html`<p>!${link(`/console/grants/rounds/${n}/aba`, 'Download the ABA file')}</p>` : ''}
   !${dataTable(review.lines, lineColumns, { caption: 'Totals per club', empty: 'The round has no line.' })}
   !${dataTable(review.held, lineColumns, { caption: 'Held, with the reason', empty: 'No club is held.' })}
   !${dataTable(
