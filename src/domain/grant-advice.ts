@@ -32,12 +32,12 @@ export interface AdviceFacts {
   acquittalDueOn: string | null;
 }
 
-export const ANONYMOUS_DONOR = 'Anonymous donor';
+const ANONYMOUS_DONOR = 'Anonymous donor';
 export const ADVICE_SAMPLE_MARK = 'SAMPLE — NOT A REMITTANCE ADVICE';
-export const RCTI_TITLE = 'Recipient-created tax invoice';
+const RCTI_TITLE = 'Recipient-created tax invoice';
 
 /** The written agreement an RCTI must carry (the ATO's RCTI determination): both parties' declarations. */
-export const RCTI_AGREEMENT =
+const RCTI_AGREEMENT =
   'The recipient and the supplier declare that this agreement applies to supplies to which this tax invoice ' +
   'relates. The recipient can issue tax invoices in respect of these supplies. The supplier will not issue tax ' +
   'invoices in respect of these supplies. The supplier acknowledges that it is registered for GST and that it will ' +
@@ -50,10 +50,10 @@ export const RCTI_AGREEMENT =
  * consideration for a taxable supply and carries no GST (docs/decisions/0068-rcti-gst-nil-on-grants.md, pending the
  * foundation's tax adviser's confirmation).
  */
-export const GST_LINE = 'GST: nil — a grant of donations is not consideration for a taxable supply';
+const GST_LINE = 'GST: nil — a grant of donations is not consideration for a taxable supply';
 
 /** An account number shown masked, its last three digits only. */
-export const maskAccount = (account: string): string =>
+const maskAccount = (account: string): string =>
   `${'*'.repeat(Math.max(0, account.length - 3))}${account.slice(-3)}`;
 
 /** RCTI numbers: `RCTI-000001`, six digits at least. */

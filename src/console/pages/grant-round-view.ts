@@ -9,7 +9,7 @@ import { aud } from '../views/format.js';
 
 const cents = (value: string | number | null) => (value === null ? null : aud(Number(value)));
 
-export const roundDetails = (r: RoundView) =>
+const roundDetails = (r: RoundView) =>
   detailList([
     ['Round', r.number],
     ['Status', r.status],

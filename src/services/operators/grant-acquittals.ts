@@ -32,7 +32,7 @@ export interface AcquittalView {
 
 const iso = (at: Date | null) => (at ? new Date(at).toISOString() : null);
 
-export function acquittalView(row: AcquittalListing, today: string): AcquittalView {
+function acquittalView(row: AcquittalListing, today: string): AcquittalView {
   const state = row.recorded_at ? 'recorded' : row.due_on < today ? 'overdue' : 'open';
   return {
     lodgementReference: row.lodgement_reference,

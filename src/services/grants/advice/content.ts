@@ -38,7 +38,7 @@ export const grantAdviceMailContent: MailContent = {
   },
 };
 
-export async function adviceAttachment(facts: AdviceFacts): Promise<MailAttachment> {
+async function adviceAttachment(facts: AdviceFacts): Promise<MailAttachment> {
   return {
     filename: `${facts.rctiNumber ?? 'advice'}-${facts.lodgementReference}.pdf`.replace(/[^A-Za-z0-9._-]/g, '_'),
     contentType: 'application/pdf',
