@@ -94,7 +94,12 @@ function donationsChart({ days, donations }: Dashboard): string {
 /** What clubs are owed, what the latest round held, and when the next round is drafted. */
 const grantsFacts = ({ grants: g }: Dashboard) =>
   html`!${detailList([
-      ['Owed to clubs', `AUD ${aud(g.owedCents)} (settled, not granted yet; returned grants)`],
+      [
+        'Owed to clubs',
+        g.round === null
+          ? 'no round drafted yet'
+          : `AUD ${aud(g.owedCents)} at round ${g.round}'s cut-off (not paid yet, held, returned)`,
+      ],
       ['Held by the latest round', `${g.heldCount} club(s), AUD ${aud(g.heldCents)}`],
       ['Next round', g.nextRound],
     ])}

@@ -65,22 +65,33 @@ export async function addRejections(
     .execute();
 }
 
-/** What the foundation owes clubs now, and what the latest round held (docs/grants.md, "Operators"). */
+/**
+ * What the foundation owes clubs as the latest round (not cancelled) counted it at its cut-off, from the rounds' own
+ * lines so that the dashboard never reads every settlement: its lines not paid yet (a draft's or an approved
+ * round's), the balances it held, and returned grants not paid again. Donations settled since wait for the next
+ * round and are not in it.
+ */
 export interface GrantFigures {
-  /** Net of settled donations no round granted yet, plus grants the bank returned that were not paid again. */
+  /** The latest round's number, or null before the first. */
+  round: number | null;
   owedCents: number;
-  /** The held lines of the latest round not cancelled: their balances wait for a later round. */
   heldCents: number;
   heldCount: number;
 }
 
 export async function grantFigures(db: Kysely<DB>): Promise<GrantFigures> {
-  const { rows } = await sql<{ ungranted: string; returned: string; held: string; held_count: number }>`
-    with latest as (select id from grant_rounds where status <> 'cancelled' order by number desc limit 1)
+  const { rows } = await sql<{
+    round: number | null;
+    unpaid: string;
+    returned: string;
+    held: string;
+    held_count: number;
+  }>`
+    with latest as (select id, number, status from grant_rounds where status <> 'cancelled' order by number desc limit 1)
     select
-      (select coalesce(sum(d.amount_cents - d.reversed_cents), 0) from donation_settlements s
-        join donations d on d.id = s.donation_id
-        where not exists (select 1 from grant_items gi where gi.donation_id = s.donation_id)) as ungranted,
+      (select number from latest) as round,
+      (select coalesce(sum(g.amount_cents), 0) from grants g join latest l on l.id = g.round_id
+        where g.status = 'payable' and l.status in ('draft', 'approved')) as unpaid,
       (select coalesce(sum(amount_cents), 0) from grants where status = 'returned' and reissued_in is null) as returned,
       (select coalesce(sum(greatest(g.amount_cents, 0)), 0) from grants g join latest l on l.id = g.round_id
         where g.status = 'held') as held,
@@ -88,9 +99,11 @@ export async function grantFigures(db: Kysely<DB>): Promise<GrantFigures> {
     db,
   );
   const row = rows[0]!;
+  const heldCents = Number(row.held);
   return {
-    owedCents: Number(row.ungranted) + Number(row.returned),
-    heldCents: Number(row.held),
+    round: row.round === null ? null : Number(row.round),
+    owedCents: Number(row.unpaid) + Number(row.returned) + heldCents,
+    heldCents,
     heldCount: Number(row.held_count),
   };
 }
