@@ -53,8 +53,7 @@ const RCTI_AGREEMENT =
 const GST_LINE = 'GST: nil — a grant of donations is not consideration for a taxable supply';
 
 /** An account number shown masked, its last three digits only. */
-const maskAccount = (account: string): string =>
-  `${'*'.repeat(Math.max(0, account.length - 3))}${account.slice(-3)}`;
+const maskAccount = (account: string): string => `${'*'.repeat(Math.max(0, account.length - 3))}${account.slice(-3)}`;
 
 /** RCTI numbers: `RCTI-000001`, six digits at least. */
 export const rctiNumber = (n: number): string => `RCTI-${String(n).padStart(6, '0')}`;
