@@ -1,6 +1,7 @@
 import type { BenchDatabase } from './database.js';
 import { DEBITS, measureDebits } from './debits.js';
 import { checkExactlyOnce, type ExactlyOnce } from './money-checks.js';
+import { GRANT_ADVICES, measureGrantAdvices } from './grant-advices.js';
 import { cpuProfileDir, medianRun, MONEY_RUNS, type MoneyResult, type MoneyRun } from './money-support.js';
 import { measureReceipts, RECEIPTS } from './receipts.js';
 import type { Row, Target } from './report.js';
@@ -18,6 +19,7 @@ import type { Credentials } from './workloads.js';
 
 export interface MoneyLoop {
   receipts: MoneyResult | null;
+  'grant-advices': MoneyResult | null;
   debits: MoneyResult | null;
   statement: MoneyResult | null;
   resume: MoneyResult | null;
@@ -42,7 +44,14 @@ export async function runMoneyLoop(
   wanted: (key: string) => boolean,
   progress: (message: string) => void,
 ): Promise<MoneyLoop> {
-  const loop: MoneyLoop = { receipts: null, debits: null, statement: null, resume: null, checks: null };
+  const loop: MoneyLoop = {
+    receipts: null,
+    'grant-advices': null,
+    debits: null,
+    statement: null,
+    resume: null,
+    checks: null,
+  };
   const prepared: StatementEntries[] = [];
   const resumed: ResumeRun[] = [];
   if (wanted('debits') || wanted('statement') || wanted('resume')) {
@@ -89,6 +98,10 @@ export async function runMoneyLoop(
     progress(`receipts: ${RECEIPTS} live donations settled, receipted and mailed, ${MONEY_RUNS} times`);
     loop.receipts = await measureReceipts(context, progress);
   }
+  if (wanted('grant-advices')) {
+    progress(`grant advices: a paid round of ${GRANT_ADVICES} grants advised and mailed, ${MONEY_RUNS} times`);
+    loop['grant-advices'] = await measureGrantAdvices(context, progress);
+  }
   return loop;
 }
 
@@ -112,6 +125,7 @@ async function importStatements(context: Context, prepared: StatementEntries[], 
 
 const WORKLOADS = {
   receipts: `${RECEIPTS.toLocaleString('en-US')} live donations settled → receipts issued and accepted by SMTP`,
+  'grant-advices': `paid round of ${GRANT_ADVICES.toLocaleString('en-US')} grants → advices issued and accepted by SMTP`,
   debits: `${DEBITS.toLocaleString('en-US')} debits due at once, collected (sandbox clock, simulator)`,
   statement: `${STATEMENT_LINES.toLocaleString('en-US')}-line bank statement (CSV) imported and matched`,
   resume: `${RESUME_ENTRIES.toLocaleString('en-US')}-entry batch killed mid-run (kill -9): restart → completed`,
@@ -163,6 +177,15 @@ export function moneyTargets(kind: 'postgres' | 'embedded', loop: MoneyLoop): Ta
       description: 'receipts issued and delivered ≥ 200 per second on PostgreSQL',
       met: m ? onPostgres(clean(loop.receipts) && m.perSecond! >= 200) : false,
       actual: shown(loop.receipts, rate),
+    });
+  }
+  const advices = loop['grant-advices'];
+  if (advices) {
+    const m = median(advices);
+    targets.push({
+      description: 'grant advices issued and delivered ≥ 100 per second on PostgreSQL',
+      met: m ? onPostgres(clean(advices) && m.perSecond! >= 100) : false,
+      actual: shown(advices, rate),
     });
   }
   if (loop.debits) {

@@ -29,7 +29,7 @@ const TIMEOUT_MS = 15 * 60_000;
  * identity, a sender, an SMTP server; and what it refuses to start without (a security contact, a webhook secret
  * key, Stripe rather than the simulator: nothing here calls Stripe).
  */
-function productionEnv(smtpUrl: string): NodeJS.ProcessEnv {
+export function productionEnv(smtpUrl: string): NodeJS.ProcessEnv {
   return {
     APP_ENV: 'production',
     SEED_DEMO_DATA: 'false',

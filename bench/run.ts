@@ -5,7 +5,7 @@
  * Knobs (environment): BENCH_SECONDS (measured seconds per workload, default 6), BENCH_WARMUP_SECONDS (default 1),
  * BENCH_RUNS (times each load workload is measured, default 3; the median is reported),
  * BENCH_ONLY (comma-separated workload keys: ping, fundraisers, accounts, donations, mandates, remittance, batches, report, import,
- * and the money loop's debits, statement, resume, receipts (bench/money.ts; BENCH_MONEY_RUNS runs each, default 3),
+ * and the money loop's debits, statement, resume, receipts, grant-advices (bench/money.ts; BENCH_MONEY_RUNS runs each, default 3),
  * grants (a round drafted over 10,000 clubs and 1,000,000 donations, bench/grants.ts; alone it starts no service),
  * and deidentify (bench/deidentify.ts: BENCH_DEIDENTIFY donations a run, BENCH_DEIDENTIFY_RUNS runs; alone, no service);
  * for one path alone, e.g. BENCH_ONLY=report for the 100,000-entry remittance report), BENCH_CPU_PROF (a directory: the service runs
@@ -76,7 +76,7 @@ const timing = {
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 /** Each run of a workload with a bare baseline alternates between the two this many times (load.ts, measurePair). */
 const PAIR_SLICES = 3;
-const MONEY_KEYS = ['debits', 'statement', 'resume', 'receipts'];
+const MONEY_KEYS = ['debits', 'statement', 'resume', 'receipts', 'grant-advices'];
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const wanted = (key: string) => !only || only.has(key);
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);

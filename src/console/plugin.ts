@@ -6,16 +6,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/route-context.js';
 import { registerGuard } from './guard.js';
 import { accountsPages } from './pages/accounts.js';
+import { acquittalsPages } from './pages/acquittals.js';
 import { auditPage } from './pages/audit.js';
 import { bankDecisionPages } from './pages/bank-decisions.js';
 import { bankPages } from './pages/bank.js';
 import { clubBankDetailsPages } from './pages/club-bank-details.js';
+import { clubGrantsPage } from './pages/club-grants.js';
 import { credentialsPages } from './pages/credentials.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { debitsPages } from './pages/debits.js';
 import { donationsPages } from './pages/donations.js';
 import { consoleErrorHandler, errorPage } from './pages/error-page.js';
 import { grantBankChangesPages } from './pages/grant-bank-changes.js';
+import { grantRoundsPages } from './pages/grant-rounds.js';
 import { loginPages } from './pages/login.js';
 import { mailOutboxPage } from './pages/mail-outbox.js';
 import { privacyPages } from './pages/privacy.js';
@@ -43,6 +46,9 @@ const pages: ConsolePage[] = [
   bankPages,
   bankDecisionPages,
   owedBackPages,
+  grantRoundsPages,
+  clubGrantsPage,
+  acquittalsPages,
   receiptsPages,
   receiptPages,
   clubBankDetailsPages,

@@ -31,6 +31,8 @@ describe.skipIf(!hasChromium)('console accessibility in headless Chromium', () =
       `/remittances/${batchId}`,
       `/remittances/${batchId}?exceptions=1`,
       '/bank/matches',
+      '/grants/acquittals',
+      '/grants/clubs/10000001',
       ...(receipt ? [`/receipts/${encodeURIComponent(receipt.number)}`] : []),
     ];
   }, 120_000);

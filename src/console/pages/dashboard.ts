@@ -16,11 +16,18 @@ import { sendPage } from '../views/layout.js';
  */
 export const dashboardPage: ConsolePage = (app, deps) => {
   app.get('/', async (request, reply) => {
-    const dashboard = await loadDashboard(operatorContext(request, deps));
+    const dashboard = await loadDashboard(operatorContext(request, deps), {
+      schedule: deps.config.GRANT_SCHEDULE,
+      timeZone: deps.config.FOUNDATION_TIME_ZONE,
+    });
     const body = html`<div class="grid">
       <section class="card wide" aria-labelledby="chart-h">
         <h2 id="chart-h">Donations per day</h2>
         !${donationsChart(dashboard)}
+      </section>
+      <section class="card" aria-labelledby="grants-h">
+        <h2 id="grants-h">Grants to clubs</h2>
+        !${grantsFacts(dashboard)}
       </section>
       <section class="card" aria-labelledby="partners-h">
         <h2 id="partners-h">Partners</h2>
@@ -83,6 +90,20 @@ function donationsChart({ days, donations }: Dashboard): string {
       !${table}
     </details>`;
 }
+
+/** What clubs are owed, what the latest round held, and when the next round is drafted. */
+const grantsFacts = ({ grants: g }: Dashboard) =>
+  html`!${detailList([
+      [
+        'Owed to clubs',
+        g.round === null
+          ? 'no round drafted yet'
+          : `AUD ${aud(g.owedCents)} at round ${g.round}'s cut-off (not paid yet, held, returned)`,
+      ],
+      ['Held by the latest round', `${g.heldCount} club(s), AUD ${aud(g.heldCents)}`],
+      ['Next round', g.nextRound],
+    ])}
+    <p>!${link('/console/grants/rounds', 'Grant rounds')} · !${link('/console/grants/acquittals', 'Acquittals')}</p>`;
 
 /** Reversals made in the period of the chart, and what is owed back now, linked to finance's list. */
 const reversalsFacts = ({ days, reversals: r }: Dashboard) =>

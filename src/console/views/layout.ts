@@ -27,6 +27,7 @@ export type Section =
   | 'remittances'
   | 'bank'
   | 'owed'
+  | 'grants'
   | 'receipts'
   | 'mail'
   | 'privacy'
@@ -45,6 +46,7 @@ const NAV: [Section, string, string][] = [
   ['remittances', 'Remittances', '/console/remittances'],
   ['bank', 'Bank', '/console/bank'],
   ['owed', 'Owed back', '/console/reversals/owed'],
+  ['grants', 'Grants', '/console/grants/rounds'],
   ['receipts', 'Receipts', '/console/receipts'],
   ['grant-bank', 'Bank changes', '/console/grants/bank-changes'],
   ['mail', 'Mail', '/console/mail'],

@@ -137,6 +137,9 @@ export interface GrantsTable {
   rcti_number: string | null;
   advised_at: NullableTimestamp;
   created_at: Generated<Date>;
+  /** Migration 036: the receipts' issuer row the advice was issued under, and whether it was a sample. */
+  advice_issuer_id: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  advice_sample: Generated<boolean>;
 }
 export type Grant = Selectable<GrantsTable>;
 

@@ -33,7 +33,7 @@ export type MailMessage = Selectable<MailOutboxTable>;
 
 /** What a message attaches, by reference: rendered when it is sent. */
 export interface MailAttachmentRef {
-  type: 'receipt' | 'statement' | 'remittance-exceptions';
+  type: 'receipt' | 'statement' | 'remittance-exceptions' | 'grant-advice';
   id: string;
 }
 

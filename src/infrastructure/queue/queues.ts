@@ -40,6 +40,8 @@ export const RECEIPT_STATEMENTS_QUEUE = 'receipt-statements';
 export const PARTNER_NOTICES_QUEUE = 'partner-notices';
 export const GRANT_ROUNDS_QUEUE = 'grant-rounds';
 export const PRIVACY_QUEUE = 'privacy-deidentify';
+export const GRANT_ADVICES_QUEUE = 'grant-advices';
+export const ACQUITTAL_REMINDERS_QUEUE = 'acquittal-reminders';
 export type QueueName =
   | typeof RECONCILIATION_QUEUE
   | typeof RECONCILIATION_DEAD_LETTER_QUEUE
@@ -51,7 +53,9 @@ export type QueueName =
   | typeof RECEIPT_STATEMENTS_QUEUE
   | typeof PARTNER_NOTICES_QUEUE
   | typeof GRANT_ROUNDS_QUEUE
-  | typeof PRIVACY_QUEUE;
+  | typeof PRIVACY_QUEUE
+  | typeof GRANT_ADVICES_QUEUE
+  | typeof ACQUITTAL_REMINDERS_QUEUE;
 
 /** In creation order: a dead-letter queue exists before the queue that names it. */
 export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
@@ -157,6 +161,24 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   // expiry) and schedules its continuation at once; every batch commits with its cursor, so a killed run loses at
   // most one batch's work, which the retry or the next run does again without doing anything twice.
   [PRIVACY_QUEUE]: {
+    retryLimit: 3,
+    retryDelaySeconds: 60,
+    retryBackoff: true,
+    expireInSeconds: 900,
+    oneAtATime: true,
+  },
+  // The remittance advices of a paid round (services/grants/advice): one job per round, enqueued when it is marked
+  // paid. Each grant is advised once (grants.advised_at, set in the transaction that writes its messages), so a run
+  // retried after a crash, or racing another, advises only what is left.
+  [GRANT_ADVICES_QUEUE]: {
+    retryLimit: 8,
+    retryDelaySeconds: 10,
+    retryBackoff: true,
+    expireInSeconds: 900,
+  },
+  // The daily look for acquittals to remind (services/grants/acquittals), one run at a time across every instance;
+  // each run schedules the next day's. Each reminder is sent once (grant_acquittals.reminded_at).
+  [ACQUITTAL_REMINDERS_QUEUE]: {
     retryLimit: 3,
     retryDelaySeconds: 60,
     retryBackoff: true,

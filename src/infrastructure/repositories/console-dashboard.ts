@@ -64,3 +64,46 @@ export async function addRejections(
     )
     .execute();
 }
+
+/**
+ * What the foundation owes clubs as the latest round (not cancelled) counted it at its cut-off, from the rounds' own
+ * lines so that the dashboard never reads every settlement: its lines not paid yet (a draft's or an approved
+ * round's), the balances it held, and returned grants not paid again. Donations settled since wait for the next
+ * round and are not in it.
+ */
+export interface GrantFigures {
+  /** The latest round's number, or null before the first. */
+  round: number | null;
+  owedCents: number;
+  heldCents: number;
+  heldCount: number;
+}
+
+export async function grantFigures(db: Kysely<DB>): Promise<GrantFigures> {
+  const { rows } = await sql<{
+    round: number | null;
+    unpaid: string;
+    returned: string;
+    held: string;
+    held_count: number;
+  }>`
+    with latest as (select id, number, status from grant_rounds where status <> 'cancelled' order by number desc limit 1)
+    select
+      (select number from latest) as round,
+      (select coalesce(sum(g.amount_cents), 0) from grants g join latest l on l.id = g.round_id
+        where g.status = 'payable' and l.status in ('draft', 'approved')) as unpaid,
+      (select coalesce(sum(amount_cents), 0) from grants where status = 'returned' and reissued_in is null) as returned,
+      (select coalesce(sum(greatest(g.amount_cents, 0)), 0) from grants g join latest l on l.id = g.round_id
+        where g.status = 'held') as held,
+      (select count(*)::int from grants g join latest l on l.id = g.round_id where g.status = 'held') as held_count`.execute(
+    db,
+  );
+  const row = rows[0]!;
+  const heldCents = Number(row.held);
+  return {
+    round: row.round === null ? null : Number(row.round),
+    owedCents: Number(row.unpaid) + Number(row.returned) + heldCents,
+    heldCents,
+    heldCount: Number(row.held_count),
+  };
+}

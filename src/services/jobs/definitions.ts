@@ -4,8 +4,10 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../infrastructure/db/schema.js';
 import { enqueueInTransaction } from '../../infrastructure/queue/enqueue.js';
 import {
+  ACQUITTAL_REMINDERS_QUEUE,
   DEBIT_COLLECTION_QUEUE,
   GRANT_ROUNDS_QUEUE,
+  GRANT_ADVICES_QUEUE,
   HOUSEKEEPING_QUEUE,
   MAIL_DELIVERY_QUEUE,
   PARTNER_NOTICES_QUEUE,
@@ -94,6 +96,21 @@ export const privacyJob = {
   name: PRIVACY_QUEUE,
   payload: Type.Object({}, { additionalProperties: false }),
   retry: QUEUE_POLICIES[PRIVACY_QUEUE],
+} satisfies JobDefinition<TSchema>;
+
+/** Issues the remittance advices (and RCTIs) of one paid grant round (services/grants/advice). */
+export const grantAdvicesJob = {
+  name: GRANT_ADVICES_QUEUE,
+  payload: Type.Object({ roundId: Type.String() }, { additionalProperties: false }),
+  retry: QUEUE_POLICIES[GRANT_ADVICES_QUEUE],
+} satisfies JobDefinition<TSchema>;
+export type GrantAdvicesJob = Static<typeof grantAdvicesJob.payload>;
+
+/** Reminds clubs of acquittals coming due (services/grants/acquittals); each run schedules the next day's. */
+export const acquittalRemindersJob = {
+  name: ACQUITTAL_REMINDERS_QUEUE,
+  payload: Type.Object({}, { additionalProperties: false }),
+  retry: QUEUE_POLICIES[ACQUITTAL_REMINDERS_QUEUE],
 } satisfies JobDefinition<TSchema>;
 
 /**

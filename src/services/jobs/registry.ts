@@ -9,6 +9,9 @@ import { retentionPolicy } from '../../config/privacy.js';
 import { receiptPolicy } from '../../config/receipts.js';
 import { GrantRoundsWorker } from '../grants/rounds/schedule-worker.js';
 import { roundTerms } from '../grants/rounds/terms.js';
+import { AcquittalRemindersWorker } from '../grants/acquittals/worker.js';
+import { GrantAdvicesWorker } from '../grants/advice/worker.js';
+import { advicePolicy } from '../grants/advice/issue.js';
 import { HousekeepingWorker } from '../housekeeping/worker.js';
 import { mailContent } from '../mail/contents.js';
 import { MailDeliveryWorker } from '../mail/worker.js';
@@ -20,8 +23,10 @@ import { ReconciliationWorker } from '../reconciliation/worker.js';
 import type { WebhookSettings } from '../webhooks/settings.js';
 import { WebhookDeliveryWorker } from '../webhooks/worker.js';
 import {
+  acquittalRemindersJob,
   debitCollectionJob,
   grantRoundsJob,
+  grantAdvicesJob,
   housekeepingJob,
   mailDeliveryJob,
   partnerNoticesJob,
@@ -183,6 +188,31 @@ export const jobRegistry = {
         },
         now ?? (() => new Date()),
         child(log, 'privacy'),
+      ),
+  },
+  // The remittance advices (and RCTIs) of each paid grant round (docs/grants.md, "Advice and RCTI").
+  grantAdvices: {
+    ...grantAdvicesJob,
+    worker: ({ config, database, queue, now, log }: JobDeps) =>
+      new GrantAdvicesWorker(queue, database, advicePolicy(config), now ?? (() => new Date()), child(log, 'grants')),
+  },
+  // Daily: reminders of acquittals coming due, and advices that waited for a club's finance contact.
+  acquittalReminders: {
+    ...acquittalRemindersJob,
+    worker: ({ config, database, queue, now, log }: JobDeps) =>
+      new AcquittalRemindersWorker(
+        queue,
+        database,
+        {
+          reminders: {
+            reminderDays: config.ACQUITTAL_REMINDER_DAYS,
+            timeZone: config.FOUNDATION_TIME_ZONE,
+            foundation: receiptPolicy(config).issuer.legalName,
+          },
+          advices: advicePolicy(config),
+        },
+        now ?? (() => new Date()),
+        child(log, 'grants'),
       ),
   },
 } satisfies Record<string, RegisteredJob>;

@@ -65,6 +65,10 @@ export const AuditActions = {
   privacyReplayErasures: 'privacy.replay_erasures',
   privacyExport: 'privacy.export',
   privacyCorrect: 'privacy.correct',
+  grantAdviceView: 'grant.advice_view',
+  grantAdviceDownload: 'grant.advice_download',
+  grantAdviceSend: 'grant.advice_send',
+  grantAcquittalRecord: 'grant.acquittal_record',
 } as const;
 
 export type AuditAction = (typeof AuditActions)[keyof typeof AuditActions];

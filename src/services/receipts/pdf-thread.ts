@@ -1,4 +1,5 @@
 import type { Piscina } from 'piscina';
+import type { AdviceFacts } from '../../domain/grant-advice.js';
 import type { ReceiptFacts } from '../../domain/receipt.js';
 import type { PdfTask } from './pdf-worker.js';
 import type { StatementFacts } from './statement-facts.js';
@@ -52,3 +53,4 @@ export async function closePdfThread(): Promise<void> {
 
 export const receiptPdf = (facts: ReceiptFacts) => render({ kind: 'receipt', facts });
 export const statementPdf = (facts: StatementFacts) => render({ kind: 'statement', facts });
+export const grantAdvicePdf = (facts: AdviceFacts) => render({ kind: 'grant-advice', facts });

@@ -9,13 +9,16 @@ import type { StatementFacts } from './statement-facts.js';
  * standard PDF font whose encoding (Windows-1252) covers Latin scripts; a character outside it is printed as "?"
  * rather than as a wrong glyph (the e-mail that carries the PDF names the donor exactly).
  */
-const winAnsi = (text: string) =>
+export const winAnsi = (text: string) =>
   text.replace(/[^\u0020-\u007e\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u20ac]/gu, '?');
 
 /** PDFKit is loaded when the first PDF is made, not at start-up (docs/decisions/0049-a-faster-service-start.md). */
 let loadingPdfKit: Promise<{ default: typeof PDFDocument }> | undefined;
 
-async function documentOf(title: string, date: string): Promise<{ doc: PDFKit.PDFDocument; bytes: Promise<Buffer> }> {
+export async function documentOf(
+  title: string,
+  date: string,
+): Promise<{ doc: PDFKit.PDFDocument; bytes: Promise<Buffer> }> {
   const { default: Document } = await (loadingPdfKit ??= import('pdfkit'));
   const doc = new Document({
     size: 'A4',
@@ -31,8 +34,13 @@ async function documentOf(title: string, date: string): Promise<{ doc: PDFKit.PD
   return { doc, bytes };
 }
 
-function header(doc: PDFKit.PDFDocument, facts: { sample: boolean; issuer: ReceiptFacts['issuer'] }, title: string) {
-  if (facts.sample) doc.font('Helvetica-Bold').fontSize(16).fillColor('#b00020').text(SAMPLE_MARK).moveDown(0.5);
+export function header(
+  doc: PDFKit.PDFDocument,
+  facts: { sample: boolean; issuer: Pick<ReceiptFacts['issuer'], 'legalName' | 'abn'> },
+  title: string,
+  sampleMark = SAMPLE_MARK,
+) {
+  if (facts.sample) doc.font('Helvetica-Bold').fontSize(16).fillColor('#b00020').text(sampleMark).moveDown(0.5);
   doc.fillColor('#000000').font('Helvetica-Bold').fontSize(18).text(winAnsi(facts.issuer.legalName));
   doc
     .font('Helvetica')
@@ -42,7 +50,7 @@ function header(doc: PDFKit.PDFDocument, facts: { sample: boolean; issuer: Recei
   doc.font('Helvetica-Bold').fontSize(14).text(winAnsi(title)).moveDown(0.5);
 }
 
-function notes(doc: PDFKit.PDFDocument, lines: string[]) {
+export function notes(doc: PDFKit.PDFDocument, lines: string[]) {
   doc.moveDown(1).font('Helvetica').fontSize(10);
   for (const line of lines) doc.text(winAnsi(line)).moveDown(0.4);
 }

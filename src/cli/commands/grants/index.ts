@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { registerGrantsAba } from './aba.js';
+import { registerGrantsAcquittalRecord } from './acquittal-record.js';
+import { registerGrantsAcquittals } from './acquittals.js';
+import { registerGrantsAdvice } from './advice.js';
 import { registerGrantsApprove } from './approve.js';
 import { registerGrantsBankPending } from './bank-pending.js';
 import { registerGrantsBankReject } from './bank-reject.js';
@@ -25,7 +28,7 @@ import { registerGrantsShow } from './show.js';
 export function registerGrants(program: Command, ctx: CliContext) {
   const grants = program
     .command('grants')
-    .description('Grants to clubs: rounds (draft, review, approve, pay), the ABA file, returns, the register');
+    .description('Grants to clubs: rounds (draft, review, approve, pay), the ABA file, advices, acquittals');
 
   registerGrantsDraft(grants, ctx);
   registerGrantsRounds(grants, ctx);
@@ -47,4 +50,7 @@ export function registerGrants(program: Command, ctx: CliContext) {
   registerGrantsClubContactAdd(grants, ctx);
   registerGrantsClubContactRemove(grants, ctx);
   registerGrantsClubGst(grants, ctx);
+  registerGrantsAdvice(grants, ctx);
+  registerGrantsAcquittals(grants, ctx);
+  registerGrantsAcquittalRecord(grants, ctx);
 }
