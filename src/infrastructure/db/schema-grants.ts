@@ -174,4 +174,3 @@ export interface GrantAcquittalsTable {
   recorded_by: string | null;
   recorded_at: NullableTimestamp;
 }
-export type GrantAcquittal = Selectable<GrantAcquittalsTable>;
