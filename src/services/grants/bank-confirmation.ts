@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import { lodgementReferencesIn } from '../../domain/grants/lodgement.js';
 import type { DB } from '../../infrastructure/db/schema.js';
-import { insertAuditEntry } from '../../infrastructure/repositories/audit-log.js';
 import { confirmRound } from '../../infrastructure/repositories/grant-rounds.js';
 import {
   confirmGrant,
@@ -9,7 +8,7 @@ import {
   linesWithLodgementReferences,
   lockGrantByReference,
 } from '../../infrastructure/repositories/grants.js';
-import { AuditActions } from '../operators/audit.js';
+import { AuditActions, audit } from '../operators/audit.js';
 import { recordReturn } from './returns.js';
 
 export interface GrantPayments {
@@ -36,13 +35,12 @@ export async function confirmGrantPayments(
     if (!(await confirmRound(trx, pair.round_id, pair.line_id, context.at))) continue;
     used.add(pair.line_id);
     outcome.roundsConfirmed += 1;
-    await insertAuditEntry(trx, {
-      at: context.at,
-      actor: context.by,
-      action: AuditActions.grantBankConfirmed,
-      subject: `round:${pair.round_number}`,
-      details: { bankLineId: pair.line_id },
-    });
+    await audit(
+      { db: trx, operator: context.by, now: () => context.at },
+      AuditActions.grantBankConfirmed,
+      `round:${pair.round_number}`,
+      { bankLineId: pair.line_id },
+    );
   }
   for (const line of await linesWithLodgementReferences(trx, statementId)) {
     if (used.has(line.id)) continue;
@@ -55,13 +53,12 @@ export async function confirmGrantPayments(
           outcome.grantsReturned += 1;
       } else if (await confirmGrant(trx, grant.id, line.id)) {
         outcome.grantsConfirmed += 1;
-        await insertAuditEntry(trx, {
-          at: context.at,
-          actor: context.by,
-          action: AuditActions.grantBankConfirmed,
-          subject: `grant:${reference}`,
-          details: { bankLineId: line.id },
-        });
+        await audit(
+          { db: trx, operator: context.by, now: () => context.at },
+          AuditActions.grantBankConfirmed,
+          `grant:${reference}`,
+          { bankLineId: line.id },
+        );
       }
       break;
     }

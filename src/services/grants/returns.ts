@@ -2,10 +2,9 @@ import type { Kysely } from 'kysely';
 import { formatCents } from '../../domain/money.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import type { Grant } from '../../infrastructure/db/schema-grants.js';
-import { insertAuditEntry } from '../../infrastructure/repositories/audit-log.js';
 import { clubContactEmails, lockGrantByReference, markReturned } from '../../infrastructure/repositories/grants.js';
 import { enqueueMail } from '../mail/outbox.js';
-import { AuditActions } from '../operators/audit.js';
+import { AuditActions, audit } from '../operators/audit.js';
 import { inTransaction, type OperatorContext } from '../operators/context.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../operators/operator-errors.js';
 
@@ -20,13 +19,12 @@ export async function recordReturn(
   change: { at: Date; by: string; reason: string; lineId?: string },
 ): Promise<boolean> {
   if (!(await markReturned(trx, grant.id, change))) return false;
-  await insertAuditEntry(trx, {
-    at: change.at,
-    actor: change.by,
-    action: AuditActions.grantReturned,
-    subject: `grant:${grant.lodgement_reference}`,
-    details: { reason: change.reason, amountCents: String(grant.amount_cents), bankLineId: change.lineId ?? null },
-  });
+  await audit(
+    { db: trx, operator: change.by, now: () => change.at },
+    AuditActions.grantReturned,
+    `grant:${grant.lodgement_reference}`,
+    { reason: change.reason, amountCents: String(grant.amount_cents), bankLineId: change.lineId ?? null },
+  );
   const amount = formatCents(Number(grant.amount_cents));
   for (const recipient of await clubContactEmails(trx, grant.account_id))
     await enqueueMail(trx, {

@@ -21,8 +21,8 @@ import {
   openDraft,
   type RoundRow,
 } from '../../../infrastructure/repositories/grant-rounds.js';
-import { insertAuditEntry } from '../../../infrastructure/repositories/audit-log.js';
 import { ConflictError, InvalidInputError } from '../../operators/operator-errors.js';
+import { audit } from '../../operators/audit.js';
 import { GrantRoundAuditActions } from './audit-actions.js';
 import type { RoundTerms } from './terms.js';
 
@@ -97,12 +97,11 @@ export async function draftRound(
         await claimForPaidLines(trx, params);
         await setRoundTotals(trx, made.id);
         const round = (await findRoundByNumber(trx, made.number))!;
-        await insertAuditEntry(trx, {
-          at: request.at,
-          actor: request.by,
-          action: GrantRoundAuditActions.grantRoundDraft,
-          subject: `round:${round.number}`,
-          details: {
+        await audit(
+          { db: trx, operator: request.by, now: () => request.at },
+          GrantRoundAuditActions.grantRoundDraft,
+          `round:${round.number}`,
+          {
             scheduledOn: round.scheduled_on,
             cutoffAt: cutoffAt.toISOString(),
             basis: round.basis,
@@ -110,7 +109,7 @@ export async function draftRound(
             grants: round.grant_count,
             held: round.held_count,
           },
-        });
+        );
         return round;
       });
     return { drafted: true, round };
