@@ -193,6 +193,20 @@ export function listMessages(
 }
 
 /** How many messages are in each status. */
+/**
+ * The count of each status but `sent`: what waits or failed, read through the partial index of unsent messages, so its
+ * cost follows the messages waiting, not every message ever sent (the dashboard reads it on every visit).
+ */
+export async function countUnsentByStatus(db: Kysely<DB>): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('mail_outbox')
+    .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('status', '<>', 'sent')
+    .groupBy('status')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
+
 export async function countByStatus(db: Kysely<DB>): Promise<Record<string, number>> {
   const rows = await db
     .selectFrom('mail_outbox')

@@ -8,7 +8,7 @@ import {
   type DailyDonations,
   type RejectionCount,
 } from '../../infrastructure/repositories/console-dashboard.js';
-import { countByStatus } from '../../infrastructure/repositories/mail-outbox.js';
+import { countUnsentByStatus } from '../../infrastructure/repositories/mail-outbox.js';
 import type { BatchEntryRow } from '../../infrastructure/repositories/remittance-reports.js';
 import { reversalFigures, type ReversalFigures } from '../../infrastructure/repositories/reversal-admin.js';
 import type { OperatorContext } from '../operators/context.js';
@@ -54,7 +54,7 @@ export async function loadDashboard(ctx: OperatorContext, rounds: GrantSchedule)
       listRemittanceEntries(ctx, { exceptionsOnly: true, range: { from: exceptionsFrom }, limit: 10 }),
       rejectionsSince(ctx.db, days[days.length - 7]!),
       reversalFigures(ctx.db, from),
-      countByStatus(ctx.db),
+      countUnsentByStatus(ctx.db),
       grantFigures(ctx.db),
     ]);
   const nextRound = nextScheduledDate(dateIn(ctx.now(), rounds.timeZone), parseSchedule(rounds.schedule));
