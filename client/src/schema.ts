@@ -2397,6 +2397,7 @@ export interface operations {
                      *             "firstName": "Alex",
                      *             "lastName": "Donor",
                      *             "mobile": "+61412345678",
+                     *             "shareNameWithFundraiser": false,
                      *             "billingAddress": {
                      *               "postalCode": "2000",
                      *               "state": "NSW",

@@ -20,6 +20,7 @@ export const donationRecordExample = {
     firstName: 'Alex',
     lastName: 'Donor',
     mobile: '+61412345678',
+    shareNameWithFundraiser: false,
     billingAddress: { postalCode: '2000', state: 'NSW', country: 'AU' },
   },
   transaction: { id: 'order-5531', date: '2026-11-27T20:30:00+11:00' },
