@@ -1,37 +1,12 @@
-import { html } from 'ghtml';
 import { formatCents } from '../../domain/money.js';
 import { longDate, receiptLines, SAMPLE_MARK, type ReceiptFacts } from '../../domain/receipt.js';
+import { labelledHtml as page, labelledText as text } from '../mail/labelled-mail.js';
 import type { RenderedMail } from '../mail/outbox.js';
 import type { StatementFacts } from './statement-facts.js';
 
 /** The e-mails of receipts: the receipt's lines in text and HTML (escaped), its PDF attached by the caller. */
 
 const samplePrefix = (sample: boolean) => (sample ? `${SAMPLE_MARK} — ` : '');
-
-function page(heading: string, intro: string[], rows: [string, string][], footer: string[]): string {
-  return html`<!doctype html>
-    <html lang="en">
-      <body>
-        <h1>${heading}</h1>
-        !${intro.map((p) => html`<p>${p}</p>`).join('')}
-        <table>
-          !${rows
-            .map(
-              ([label, value]) =>
-                html`<tr>
-                  <th align="left">${label}</th>
-                  <td>${value}</td>
-                </tr>`,
-            )
-            .join('')}
-        </table>
-        !${footer.map((p) => html`<p><small>${p}</small></p>`).join('')}
-      </body>
-    </html>`;
-}
-
-const text = (intro: string[], rows: [string, string][], footer: string[]) =>
-  [...intro, '', ...rows.map(([label, value]) => `${label}: ${value}`), '', ...footer, ''].join('\n');
 
 export function receiptMail(facts: ReceiptFacts): RenderedMail {
   const { title, lines, notes } = receiptLines(facts);

@@ -1,6 +1,6 @@
-import { html } from 'ghtml';
 import { ADVICE_SAMPLE_MARK, adviceLines, type AdviceFacts } from '../../../domain/grant-advice.js';
 import { formatCents } from '../../../domain/money.js';
+import { labelledHtml, labelledText } from '../../mail/labelled-mail.js';
 import type { RenderedMail } from '../../mail/outbox.js';
 
 /** The e-mail that carries a grant's advice: the facts' lines in text and HTML (escaped), its PDF attached. */
@@ -17,25 +17,7 @@ export function adviceMail(facts: AdviceFacts): RenderedMail {
   const subject = `${facts.sample ? `${ADVICE_SAMPLE_MARK} — ` : ''}${title} ${facts.lodgementReference} from ${facts.issuer.legalName}`;
   return {
     subject,
-    text: [...intro, '', ...rows.map(([label, value]) => `${label}: ${value}`), '', ...footer, ''].join('\n'),
-    html: html`<!doctype html>
-      <html lang="en">
-        <body>
-          <h1>${title}</h1>
-          !${intro.map((p) => html`<p>${p}</p>`).join('')}
-          <table>
-            !${rows
-              .map(
-                ([label, value]) =>
-                  html`<tr>
-                    <th align="left">${label}</th>
-                    <td>${value}</td>
-                  </tr>`,
-              )
-              .join('')}
-          </table>
-          !${footer.map((p) => html`<p><small>${p}</small></p>`).join('')}
-        </body>
-      </html>`,
+    text: labelledText(intro, rows, footer),
+    html: labelledHtml(title, intro, rows, footer),
   };
 }
