@@ -135,11 +135,9 @@ async function main() {
         loadAtStart: loadAtStart ?? 0,
       }),
       '',
-      `${CONNECTIONS} connections per workload, ${timing.warmupSeconds} s warm-up then ${timing.seconds} s measured, ${RUNS} times: the table gives the median with the lowest–highest run in brackets; fresh X-Correlation-ID on every request and fresh transaction.id on every donation. ` +
-        `A ratio is the median of the ratios of runs made side by side: for GET /ping and GET /fundraisers each run alternates ${PAIR_SLICES} times between service and baseline (${(timing.seconds / PAIR_SLICES).toFixed(0)} s each, after a warm-up of each), so that both meet the same moments of the machine; the donations baseline runs after each service run (on the embedded database after the service has stopped). ` +
-        `Service log level ${process.env.LOG_LEVEL || 'info'}; ${database.kind === 'postgres' ? `pool size ${poolMax}` : 'one in-process PGlite connection'} (the baseline's too). ` +
-        `Quotas on: the demo partner's quota is ${BENCH_QUOTA_LIMIT.toLocaleString('en-US')} requests per window (QUOTA_DEFAULT_LIMIT at first start), so no request is refused. ` +
-        `The ${REMITTANCE_DONATIONS.toLocaleString('en-US')} donations of the remittance batch are created through POST /donations (those of the donations workload, topped up). One-shot rows give their measurement in the p50 column.`,
+      `${CONNECTIONS} connections, ${timing.warmupSeconds} s warm-up then ${timing.seconds} s measured, ${RUNS} runs (median, lowest–highest); ratios from ${PAIR_SLICES} alternating slices; ` +
+        `log level ${process.env.LOG_LEVEL || 'info'}; ${database.kind === 'postgres' ? `pool size ${poolMax}` : 'one in-process PGlite connection'}; quotas on (limit ${BENCH_QUOTA_LIMIT.toLocaleString('en-US')}); ` +
+        `${REMITTANCE_DONATIONS.toLocaleString('en-US')} donations for the remittance batch through POST /donations ([method](docs/performance.md#how-the-bench-measures)).`,
       '',
       table(rows),
       '',
