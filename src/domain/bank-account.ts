@@ -20,10 +20,13 @@ export function normaliseAccountName(value: string): string | null {
   return name.length >= 1 && name.length <= 32 && /^[\x20-\x7e]+$/.test(name) ? name : null;
 }
 
-/** `•••••678`: the last three digits, a dot for each other one. */
-export function maskAccountNumber(accountNumber: string): string {
+/**
+ * `•••••678`: the last three digits, a mark for each other one. Plain-text and ASCII documents (an advice, the
+ * round's listing) use `*`, which every font and terminal has.
+ */
+export function maskAccountNumber(accountNumber: string, mark: '•' | '*' = '•'): string {
   const shown = accountNumber.slice(-3);
-  return '•'.repeat(Math.max(accountNumber.length - shown.length, 0)) + shown;
+  return mark.repeat(Math.max(accountNumber.length - shown.length, 0)) + shown;
 }
 
 /** Last digits only, for messages and audit entries: `ending 678`. */

@@ -1,3 +1,4 @@
+import { maskAccountNumber } from './bank-account.js';
 import { formatCents } from './money.js';
 import { formatAbn, longDate } from './receipt.js';
 
@@ -53,7 +54,6 @@ const RCTI_AGREEMENT =
 const GST_LINE = 'GST: nil — a grant of donations is not consideration for a taxable supply';
 
 /** An account number shown masked, its last three digits only. */
-const maskAccount = (account: string): string => `${'*'.repeat(Math.max(0, account.length - 3))}${account.slice(-3)}`;
 
 /** RCTI numbers: `RCTI-000001`, six digits at least. */
 export const rctiNumber = (n: number): string => `RCTI-${String(n).padStart(6, '0')}`;
@@ -70,7 +70,10 @@ export function adviceLines(facts: AdviceFacts) {
     ['Issued', longDate(facts.issuedOn)],
     ['Grant round', `${facts.round.number} of ${longDate(facts.round.date)}`],
     ['Paid', longDate(facts.round.paidOn)],
-    ['Paid to', `${facts.bank.accountName}, BSB ${facts.bank.bsb}, account ${maskAccount(facts.bank.accountNumber)}`],
+    [
+      'Paid to',
+      `${facts.bank.accountName}, BSB ${facts.bank.bsb}, account ${maskAccountNumber(facts.bank.accountNumber, '*')}`,
+    ],
     ['Lodgement reference', facts.lodgementReference],
   ];
   const donations = facts.donations.map((d) => [d.date, d.reference, d.donor ?? ANONYMOUS_DONOR, aud(d.amountCents)]);

@@ -1,3 +1,4 @@
+import { maskAccountNumber } from '../../../domain/bank-account.js';
 import type { RoundRow } from '../../../infrastructure/repositories/grant-rounds.js';
 import type { LineView } from '../../../infrastructure/repositories/grants.js';
 
@@ -35,8 +36,7 @@ export function roundView(r: RoundRow) {
 export type RoundView = ReturnType<typeof roundView>;
 
 /** An account number shown with its last three digits only. */
-export const maskedAccount = (number: string | null) =>
-  number === null ? null : `${'*'.repeat(Math.max(0, number.length - 3))}${number.slice(-3)}`;
+export const maskedAccount = (number: string | null) => (number === null ? null : maskAccountNumber(number, '*'));
 
 export function lineView(l: LineView) {
   return {
