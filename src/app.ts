@@ -5,7 +5,8 @@ import { createQuotaStore } from './infrastructure/quota/create-quota-store.js';
 import type { QuotaStore } from './infrastructure/quota/quota-store.js';
 import { registerErrorHandling, sendError, toApiError } from './http/error-handler.js';
 import { clientErrorHandler, limitConnections, routeTable, serverOptions } from './http/transport.js';
-import { checkTextOfEveryRoute, configureValidator } from './http/schemas/checks.js';
+import { checkTextOfEveryRoute } from './http/schemas/checks.js';
+import { validatorOptions } from './http/schemas/validator-options.js';
 import { convertIntegerQueriesOfEveryRoute } from './http/query-integers.js';
 import { registerQueueGauges } from './services/queues/queue-gauges.js';
 import { registerPrivacyGauges } from './services/privacy/privacy-gauges.js';
@@ -25,7 +26,6 @@ import { announcedDeprecations } from './services/operators/deprecations.js';
 import { quotaPlugin } from './http/plugins/quota.js';
 import type { App } from './http/route-context.js';
 import { customFormats } from './http/schemas/formats.js';
-import { addLocalTimeKeyword } from './http/schemas/local-time.js';
 import { cachingSerializerFactory } from './http/schemas/compiler-cache.js';
 import { ErrorEnvelope } from './contract/common.js';
 import { channelDirectoryOn } from './services/channel-directory.js';
@@ -81,14 +81,7 @@ function createFastify(deps: AppDeps): App {
     logController: accessLog,
     childLoggerFactory: requestLoggerFactory,
     schemaController: { compilersFactory: { buildSerializer: cachingSerializerFactory } },
-    ajv: {
-      customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, formats: customFormats },
-      onCreate: (ajv) => {
-        configureValidator(customFormats)(ajv);
-        // The foundation's zone is a setting: each app's validator judges local times in its own.
-        addLocalTimeKeyword(ajv, config.FOUNDATION_TIME_ZONE);
-      },
-    },
+    ajv: validatorOptions(config),
     routerOptions: { ignoreTrailingSlash: true },
     // request.ip is the client's address: X-Forwarded-For is read only from the proxies TRUST_PROXY names.
     trustProxy: trustedProxies(config),

@@ -1,9 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { RequiredText, SourceWithFundraiser } from './common.js';
 
 const MAX_DONATIONS_PER_ENTRY = 1000;
 
-const Remittance = Type.Object({
+/** One entry of a batch: the streamed body's reader checks each entry against it alone. */
+export const RemittanceEntry = Type.Object({
   bankReferenceId: RequiredText(100),
   amount: Type.Number({ format: 'amount-aud', description: 'Settled amount in AUD: > 0, at most 2 decimals.' }),
   donationIds: Type.Array(RequiredText(64), {
@@ -17,10 +18,9 @@ const Remittance = Type.Object({
 export const remittancesRequest = (maxEntries: number) =>
   Type.Object({
     source: SourceWithFundraiser,
-    remittances: Type.Array(Remittance, {
+    remittances: Type.Array(RemittanceEntry, {
       minItems: 1,
       maxItems: maxEntries,
       description: `One entry per bank transaction; at most ${maxEntries}.`,
     }),
   });
-export type RemittancesRequest = Static<ReturnType<typeof remittancesRequest>>;

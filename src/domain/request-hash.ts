@@ -39,3 +39,35 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null &&
   !Array.isArray(value) &&
   typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+
+/**
+ * requestHash of an object body whose one large array member is read an element at a time
+ * (docs/decisions/0079-remittance-body-streamed.md): the array's elements are hashed as they arrive, the other
+ * members at the end, in key order. The bytes are requestHash's whenever no other member's name sorts before the
+ * array's; a member that does is hashed after the array instead (still independent of the body's key order).
+ */
+export class StreamedBodyHash {
+  private hash = createHash('sha256');
+  private count = 0;
+
+  constructor(private readonly arrayKey: string) {
+    this.hash.update(`{${JSON.stringify(arrayKey)}:[`);
+  }
+
+  element(value: unknown): void {
+    this.hash.update(`${this.count === 0 ? '' : ','}${stringify(value) ?? 'null'}`);
+    this.count += 1;
+  }
+
+  /** The digest, given the body's other members. */
+  digest(members: Record<string, unknown>): string {
+    this.hash.update(']');
+    for (const key of Object.keys(members).sort()) {
+      if (key === this.arrayKey) continue;
+      const text = stringify(members[key]);
+      if (text !== undefined) this.hash.update(`,${JSON.stringify(key)}:${text}`);
+    }
+    this.hash.update('}');
+    return this.hash.digest('hex');
+  }
+}

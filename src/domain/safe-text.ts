@@ -25,9 +25,14 @@ const TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
  * Every string and property name of `value` that cannot be stored, with its path; depth-bounded, so the recursion
  * is too. It runs on every part of every request: the walk allocates nothing but the problems it finds.
  */
-export function findUnsafeText(value: unknown): TextProblem[] {
-  const problems: TextProblem[] = [];
-  visit(value, [], problems);
+export function findUnsafeText(
+  value: unknown,
+  at: (string | number)[] = [],
+  problems: TextProblem[] = [],
+): TextProblem[] {
+  // `at` and a shared `problems`: a body walked a part at a time (a streamed remittance batch) keeps the paths
+  // and the cap of one walk over the whole body.
+  visit(value, [...at], problems);
   return problems;
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countJobsByState } from '../../src/infrastructure/queue/enqueue.js';
 import { JobQueue } from '../../src/infrastructure/queue/job-queue.js';
 import { RECONCILIATION_QUEUE } from '../../src/infrastructure/queue/queues.js';
-import { acceptRemittances } from '../../src/services/accept-remittances.js';
+import { acceptRemittances, RemittanceEntries } from '../../src/services/accept-remittances.js';
 import { enqueueReconciliation, enqueueReconciliationJob } from '../../src/services/reconciliation/enqueue.js';
 import { retryRemittanceBatch } from '../../src/services/reconciliation/operations.js';
 import { reconcileBatch } from '../../src/services/reconciliation/reconcile-batch.js';
@@ -56,7 +56,15 @@ describe('enqueued in the transaction that stores the batch', () => {
     };
     const failing = acceptRemittances(
       t.db,
-      batch([{ bankReferenceId: bankReference(), amount: 1, donationIds: ['D'] }]),
+      {
+        source: { channel: 'Storefront App', fundraiserId: '10000001' },
+        entries: (() => {
+          const entries = new RemittanceEntries();
+          entries.add({ bankReferenceId: bankReference(), amount: 1, donationIds: ['D'] });
+          return entries.finish();
+        })(),
+        requestHash: 'lifecycle',
+      },
       { principal, correlationId: crypto.randomUUID(), idempotencyKey: undefined, isLive: false },
       async (trx, batchId) => {
         await enqueueReconciliation(trx, batchId);

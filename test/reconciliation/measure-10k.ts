@@ -13,7 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectDatabase, redactUrl, type Database } from '../../src/infrastructure/db/connect.js';
 import { migrate } from '../../src/infrastructure/db/migrate.js';
-import { insertRemittanceBatch } from '../../src/infrastructure/repositories/remittances.js';
+import {
+  ENTRIES_PER_STATEMENT,
+  insertRemittanceBatch,
+  remittanceRows,
+} from '../../src/infrastructure/repositories/remittances.js';
 import { seedDemoData } from '../../src/services/sandbox/demo-data.js';
 import { reconcileBatch } from '../../src/services/reconciliation/reconcile-batch.js';
 import { createScratchPostgresDatabase } from '../helpers/scratch-postgres.js';
@@ -52,7 +56,14 @@ async function main() {
           accountId,
           requestHash: 'measure',
           correlationId: crypto.randomUUID(),
-          entries,
+          entryCount: entries.length,
+          totalCents: entries.reduce((sum, entry) => sum + entry.amountCents, 0),
+          rowChunks: Array.from({ length: Math.ceil(entries.length / ENTRIES_PER_STATEMENT) }, (_, i) =>
+            remittanceRows(
+              entries.slice(i * ENTRIES_PER_STATEMENT, (i + 1) * ENTRIES_PER_STATEMENT),
+              i * ENTRIES_PER_STATEMENT,
+            ),
+          ),
         }),
       );
 
