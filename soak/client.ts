@@ -6,8 +6,11 @@ export interface Outcome {
   kind: string;
   status: number;
   ms: number;
-  /** 5xx, a connection error, a timeout, or an answer outside the envelope. */
-  error: 'status' | 'connection' | 'timeout' | 'envelope' | null;
+  /**
+   * 5xx, a connection error, a timeout, or an answer outside the envelope; `backlog` is the 503 of a batch refused
+   * while reconciliation is behind (docs/decisions/0081-remittance-backlog-refused-at-the-door.md), named apart.
+   */
+  error: 'status' | 'backlog' | 'connection' | 'timeout' | 'envelope' | null;
   body: unknown;
 }
 
@@ -22,7 +25,9 @@ const TIMEOUT_MS = 10_000;
 
 /** Keep-alive connections to the service, as a partner's HTTP client would hold them. */
 export function createClient(origin: string, credentials: { clientId: string; clientSecret: string }) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  // Below the service's MAX_CONNECTIONS_PER_ADDRESS (256): the background work's requests come from the same
+  // address, and the soak measures the service, not its connection cap.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 240 });
   const { hostname, port } = new URL(origin);
   return {
     close: () => agent.destroy(),
@@ -58,7 +63,7 @@ export function createClient(origin: string, credentials: { clientId: string; cl
             response.on('end', () => {
               const status = response.statusCode ?? 0;
               const body = parse(Buffer.concat(chunks).toString('utf8'));
-              if (status >= 500) return done(status, 'status', body);
+              if (status >= 500) return done(status, refusedForBacklog(body) ? 'backlog' : 'status', body);
               done(status, inEnvelope(call.kind, body, status) ? null : 'envelope', body);
             });
           },
@@ -73,6 +78,9 @@ export function createClient(origin: string, credentials: { clientId: string; cl
     },
   };
 }
+
+const refusedForBacklog = (body: unknown) =>
+  (body as { error?: { code?: unknown } } | undefined)?.error?.code === 'FUNDRAISER:REMITTANCE_BACKLOG';
 
 function parse(text: string): unknown {
   try {

@@ -5,7 +5,7 @@
  *
  * Starts the real service as production runs it (src/server.ts in a child process, on a fresh database created on
  * the server of DATABASE_URL and dropped afterwards), probes the capacity of the issue-19 mix (closed loop, until
- * the batches it posted are reconciled: see probe()), then drives the mix open-loop (requests on a timer, whatever the answers) at half of it (or R requests/s) for N
+ * the batches it posted are reconciled and their receipts mailed: soak/capacity.ts), then drives the mix open-loop (requests on a timer, whatever the answers) at half of it (or R requests/s) for N
  * minutes. Every 10 s it records requests, errors, p50/p99, the service's RSS, every queue's depth and oldest age,
  * and the database size. At the end: a summary against the soak targets, the windows as JSON and a chart (SVG),
  * in docs/soak/, and a section of BENCHMARKS.md.
@@ -23,20 +23,24 @@ import { machineDescription, writeSection } from '../bench/report.js';
 import { buildService, startService } from '../bench/service.js';
 import { startSmtpSink } from '../bench/smtp-sink.js';
 import { BackgroundWork } from './background.js';
+import { autovacuumProblems, drainBackground, probe, PROBE_CONNECTIONS, PROBE_SECONDS } from './capacity.js';
 import { drawChart } from './chart.js';
 import { createClient, type Outcome } from './client.js';
 import { DonationPool, MixSource, mandateBody, MIX, BATCH_ENTRIES, SPARE_PREFIX } from './mix.js';
 import { batchTimes, DRAIN_TIMEOUT_MS, evaluate, percentile, summaryMarkdown, type SoakResult } from './summary.js';
 import { WINDOW_SECONDS, WindowRecorder, type Window } from './windows.js';
 
-const PROBE_SECONDS = 15;
-const PROBE_CONNECTIONS = 64;
 const MAX_IN_FLIGHT = 2000;
 const progress = (message: string) => process.stderr.write(`[soak] ${message}\n`);
 
 async function main() {
   const { values } = parseArgs({
-    options: { minutes: { type: 'string' }, rate: { type: 'string' }, 'statement-minutes': { type: 'string' } },
+    options: {
+      minutes: { type: 'string' },
+      rate: { type: 'string' },
+      'statement-minutes': { type: 'string' },
+      'allow-autovacuum-off': { type: 'boolean' },
+    },
   });
   const minutes = Number(values.minutes ?? 30);
   const statementMinutes = Number(values['statement-minutes'] ?? 5);
@@ -71,20 +75,17 @@ async function main() {
     const spare = new DonationPool();
     const mix = () => new MixSource(basePath, mandateIds, spare);
     const version = (await sql<{ v: string }>`select version() as v`.execute(observer.db)).rows[0]!.v;
-    // A server without autovacuum keeps every dead row of the run (each reconciled entry leaves one): its latency
-    // creeps for reasons no production server has. Said in the report, and here at once.
-    const autovacuum = (await sql<{ autovacuum: string }>`show autovacuum`.execute(observer.db)).rows[0]!.autovacuum;
-    if (autovacuum !== 'on')
-      progress('autovacuum is off on this PostgreSQL server: latency will creep as dead rows pile up');
+    const autovacuum = await requireAutovacuum(observer, values['allow-autovacuum-off'] ?? false);
 
     await topUp(observer, spare, 60_000);
     progress(`probing the capacity of the mix: ${PROBE_CONNECTIONS} connections, closed loop, ${PROBE_SECONDS} s`);
-    const probed = await probe(client, mix(), observer);
+    const probed = await probe(client, mix(), observer.db, smtp, DRAIN_TIMEOUT_MS);
     const capacity = probed.capacity;
     const rate = fixedRate ?? Math.max(1, Math.round(capacity / 2));
     progress(
       `capacity ${Math.round(capacity)} requests/s (answered ${Math.round(probed.requestsPerSecond)}/s for ` +
-        `${PROBE_SECONDS} s, then ${probed.drainMs} ms until the batches were reconciled); ` +
+        `${PROBE_SECONDS} s, then ${probed.reconciledMs} ms until its ${probed.batches} batches were reconciled, ` +
+        `${probed.drainMs} ms until their ${probed.receiptsMailed} receipts were mailed); ` +
         `driving ${rate} requests/s for ${minutes} min`,
     );
     // Every batch takes BATCH_ENTRIES donations; those the run records itself cover about half.
@@ -95,7 +96,7 @@ async function main() {
     // The bulk insert's aftermath (statistics, dirty pages) settled before the clock starts, not in the first minutes.
     await sql`vacuum analyze donations`.execute(observer.db);
     await sql`checkpoint`.execute(observer.db);
-    await drainQueues(observer, DRAIN_TIMEOUT_MS);
+    await drainBackground(observer.db, DRAIN_TIMEOUT_MS);
 
     const remitted: string[] = [];
     const background = new BackgroundWork(
@@ -115,15 +116,18 @@ async function main() {
     );
     progress('stopped sending; waiting for the background work and the queues to drain');
     const backgroundSummary = await background.stop();
-    const drainMs = await drainQueues(observer, DRAIN_TIMEOUT_MS);
+    const drainMs = (await drainBackground(observer.db, DRAIN_TIMEOUT_MS)).ms;
     const batches = await batchTimes(observer.db, run.measuredFrom);
     const result: SoakResult = {
       command: `DATABASE_URL=${redactUrl(serverUrl)} npm run soak -- --minutes ${minutes}${fixedRate ? ` --rate ${fixedRate}` : ''}`,
       startedAt: startedAt.toISOString(),
       machine:
         machineDescription({ kind: 'postgres', location: database.location, version, loadAtStart: loadAtStart ?? 0 }) +
-        `\n- autovacuum on the PostgreSQL server: ${autovacuum}`,
+        `\n- autovacuum: ${autovacuum.length === 0 ? 'on' : autovacuum.join('; ')}`,
       capacity,
+      probe: probed,
+      autovacuum,
+      fixedRate: fixedRate !== null,
       rate,
       minutes,
       windows: run.windows,
@@ -194,40 +198,6 @@ async function insertDonations(
           where pc.channel = 'Storefront App' limit 1) as c,
          accounts a
     where a.member_number = '10000001'`.execute(observer.db);
-}
-
-/**
- * Closed loop: PROBE_CONNECTIONS requests always outstanding, then the wait until the work they queued (the
- * batches' reconciliation) is done. The mix's capacity is what the service completes per second of both: a batch
- * answers 202 in milliseconds, and a probe that stopped the clock there would count its reconciliation as free.
- */
-async function probe(
-  client: Client,
-  source: MixSource,
-  observer: Awaited<ReturnType<typeof connectDatabase>>,
-): Promise<{ capacity: number; requestsPerSecond: number; drainMs: number }> {
-  const loop = async (until: number, counted: { n: number }) => {
-    while (performance.now() < until) {
-      const outcome = await client.send(source.next());
-      source.learn(outcome);
-      counted.n += 1;
-    }
-  };
-  const warm = { n: 0 };
-  const warmUntil = performance.now() + 3000;
-  await Promise.all(Array.from({ length: PROBE_CONNECTIONS }, () => loop(warmUntil, warm)));
-  await drainQueues(observer, DRAIN_TIMEOUT_MS);
-  const counted = { n: 0 };
-  const started = performance.now();
-  const until = started + PROBE_SECONDS * 1000;
-  await Promise.all(Array.from({ length: PROBE_CONNECTIONS }, () => loop(until, counted)));
-  const sendingSeconds = (performance.now() - started) / 1000;
-  const drainMs = await drainQueues(observer, DRAIN_TIMEOUT_MS);
-  return {
-    capacity: counted.n / (sendingSeconds + drainMs / 1000),
-    requestsPerSecond: counted.n / sendingSeconds,
-    drainMs,
-  };
 }
 
 /** Open loop: request i is sent at i / rate seconds, whatever happened to the ones before. */
@@ -310,17 +280,17 @@ function rssMb(pid: number): number | null {
   }
 }
 
-/** Waits until no job of any queue is waiting or running a batch; returns how long it took. */
-async function drainQueues(observer: Awaited<ReturnType<typeof connectDatabase>>, timeoutMs: number) {
-  const started = Date.now();
-  for (;;) {
-    const waiting = (await readQueueStats(observer.db)).reduce((sum, q) => sum + q.waiting, 0);
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from remittance_batches
-      where status in ('accepted', 'processing')`.execute(observer.db);
-    if (waiting === 0 && rows[0]!.n === 0) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+/**
+ * The soak's database must run autovacuum as production does (capacity.ts, autovacuumProblems): refused otherwise,
+ * unless `--allow-autovacuum-off`, whose run then misses the target that names it. Returns what is wrong.
+ */
+async function requireAutovacuum(observer: Awaited<ReturnType<typeof connectDatabase>>, allowed: boolean) {
+  const problems = await autovacuumProblems(observer.db);
+  if (problems.length === 0) return problems;
+  const message = `${problems.join('; ')}: production runs it, and without it the latency creeps as dead rows pile up`;
+  if (!allowed) throw new Error(`${message} (turn it on, or pass --allow-autovacuum-off to run anyway)`);
+  progress(message);
+  return problems;
 }
 
 function writeOutputs(repoRoot: string, result: SoakResult, svg: string) {

@@ -38,6 +38,11 @@ export const ErrorCatalogue = {
   },
   UNKNOWN: { status: 500, code: 'FUNDRAISER:UNKNOWN', message: 'Unhandled Exception Occurred' },
   UNAVAILABLE: { status: 503, code: 'FUNDRAISER:UNAVAILABLE', message: 'Service temporarily unavailable' },
+  REMITTANCE_BACKLOG: {
+    status: 503,
+    code: 'FUNDRAISER:REMITTANCE_BACKLOG',
+    message: 'Remittance batches are not accepted while reconciliation catches up',
+  },
 } as const satisfies Record<string, { status: number; code: string; message: string }>;
 
 export type ErrorKind = keyof typeof ErrorCatalogue;

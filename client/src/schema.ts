@@ -279,7 +279,7 @@ export interface paths {
         put?: never;
         /**
          * Post a remittance batch
-         * @description Bank-settled remittances to reconcile against your donations (section 4.8). 202 once the batch is stored durably; reconciliation runs in the background: read its outcome at the Location (GET /remittances/{batchId}). 406 FUNDRAISER:REMITTANCE POST when `source.fundraiserId` or the fundraiser of a referenced donation has no active enrolment with the channel; unknown donation ids are a reconciliation outcome, not an error. Send an Idempotency-Key so that a retry is not a second batch.
+         * @description Bank-settled remittances to reconcile against your donations (section 4.8). 202 once the batch is stored durably; reconciliation runs in the background: read its outcome at the Location (GET /remittances/{batchId}). 406 FUNDRAISER:REMITTANCE POST when `source.fundraiserId` or the fundraiser of a referenced donation has no active enrolment with the channel; unknown donation ids are a reconciliation outcome, not an error. Send an Idempotency-Key so that a retry is not a second batch. Extension: 503 FUNDRAISER:REMITTANCE_BACKLOG with Retry-After while reconciliation is behind (more batches waiting, or the oldest waiting longer, than the deployment allows): the batch is not stored; send it again after Retry-After. A retry of an accepted batch under its Idempotency-Key is answered its 202 whatever the backlog.
          */
         post: operations["postRemittances"];
         delete?: never;
@@ -864,7 +864,7 @@ export interface components {
                  * @description See the error catalogue.
                  * @enum {string}
                  */
-                code: "FUNDRAISER:VALIDATION" | "FUNDRAISER:UNAUTHORIZED" | "FUNDRAISER:NOT_FOUND" | "ACCOUNT:NOT_FOUND" | "FUNDRAISER:METHOD_NOT_ALLOWED" | "FUNDRAISER:REQUEST_TIMEOUT" | "FUNDRAISER:REMITTANCE POST" | "FUNDRAISER:CONFLICT" | "FUNDRAISER:PAYLOAD_TOO_LARGE" | "FUNDRAISER:URI_TOO_LONG" | "FUNDRAISER:UNSUPPORTED_MEDIA_TYPE" | "FUNDRAISER:RATE_LIMIT" | "FUNDRAISER:HEADERS_TOO_LARGE" | "FUNDRAISER:UNKNOWN" | "FUNDRAISER:UNAVAILABLE";
+                code: "FUNDRAISER:VALIDATION" | "FUNDRAISER:UNAUTHORIZED" | "FUNDRAISER:NOT_FOUND" | "ACCOUNT:NOT_FOUND" | "FUNDRAISER:METHOD_NOT_ALLOWED" | "FUNDRAISER:REQUEST_TIMEOUT" | "FUNDRAISER:REMITTANCE POST" | "FUNDRAISER:CONFLICT" | "FUNDRAISER:PAYLOAD_TOO_LARGE" | "FUNDRAISER:URI_TOO_LONG" | "FUNDRAISER:UNSUPPORTED_MEDIA_TYPE" | "FUNDRAISER:RATE_LIMIT" | "FUNDRAISER:HEADERS_TOO_LARGE" | "FUNDRAISER:UNKNOWN" | "FUNDRAISER:UNAVAILABLE" | "FUNDRAISER:REMITTANCE_BACKLOG";
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC with milliseconds.
@@ -3917,7 +3917,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. */
+            /** @description FUNDRAISER:UNAVAILABLE: The database cannot be reached: retry after Retry-After seconds. FUNDRAISER:REMITTANCE_BACKLOG: Extension: reconciliation is behind (more batches waiting, or the oldest waiting longer, than the deployment allows); the batch was not stored: send it again after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description The request’s X-Correlation-ID, or a generated UUID when it was missing or malformed. */

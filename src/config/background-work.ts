@@ -12,6 +12,27 @@ export const BackgroundWorkSettings = {
         'Default: twice the CPU count, at most half of DB_POOL_MAX, at least 2 (reconciliationConcurrency()).',
     }),
   ),
+  REMITTANCE_BACKLOG_MAX_BATCHES: Type.Integer({
+    minimum: 0,
+    default: 2000,
+    description:
+      'POST /remittances answers 503 FUNDRAISER:REMITTANCE_BACKLOG while this many batches (of every partner) wait ' +
+      'for or undergo reconciliation, dead-lettered ones aside. 0: no bound on the count ' +
+      '(docs/decisions/0081-remittance-backlog-refused-at-the-door.md).',
+  }),
+  REMITTANCE_BACKLOG_MAX_AGE_SECONDS: Type.Integer({
+    minimum: 0,
+    default: 60,
+    description:
+      'POST /remittances answers 503 FUNDRAISER:REMITTANCE_BACKLOG while the oldest batch not yet taken by a ' +
+      'reconciliation worker has waited this long. 0: no bound on the age.',
+  }),
+  REMITTANCE_BACKLOG_RETRY_AFTER_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 10,
+    description: 'The Retry-After of a batch refused while reconciliation catches up.',
+  }),
   IDEMPOTENCY_RETENTION_HOURS: Type.Integer({
     minimum: 1,
     default: 24,

@@ -98,7 +98,9 @@ export function registerErrorHandling(app: FastifyInstance, options: ErrorHandli
     if (apiError.status >= 500) request.log.error({ err: error }, apiError.code);
     else request.log.info({ code: apiError.code, fields: causeFields(apiError.cause) }, 'request rejected');
     // Answering while the client still sends the body would make closing the connection reset it: read the rest.
-    if (apiError.status === 413 && !(await drainRequest(request.raw, options.drainLimitBytes)))
+    // A connection refused over the per-address cap is closed after its answer: read its body first too.
+    const closing = apiError.kind === 'TOO_MANY_CONNECTIONS';
+    if ((apiError.status === 413 || closing) && !(await drainRequest(request.raw, options.drainLimitBytes)))
       reply.header('connection', 'close');
     return sendError(request, reply, apiError);
   });

@@ -7,6 +7,7 @@ import { donationStatements } from '../services/donation-group-commit.js';
 import { EnrolmentCache } from '../services/enrolment.js';
 import { rowWriter } from '../services/group-commit.js';
 import { mandateStatements } from '../services/mandate-writer.js';
+import { BacklogGate } from '../services/reconciliation/backlog-gate.js';
 import { enqueueReconciliation } from '../services/reconciliation/enqueue.js';
 import { webhookSettings } from '../services/webhooks/settings.js';
 import type { App, RouteDeps } from './route-context.js';
@@ -38,6 +39,7 @@ export async function registerRoutes(
     simulator,
     onRemittanceBatchStored,
     onRemittanceBatchCommitted: deps.onRemittanceBatchCommitted,
+    remittanceBacklog: backlogGate(deps, metrics),
     webhooks,
     enrolments: new EnrolmentCache(),
     ...writers(deps, metrics),
@@ -66,6 +68,21 @@ export async function registerRoutes(
     },
     { prefix: config.BASE_PATH },
   );
+}
+
+/** This app's door on new remittance batches, its gauges in the app's registry. */
+function backlogGate({ config, database, now }: AppDeps, metrics: AppMetrics): BacklogGate {
+  const gate = new BacklogGate(
+    database.db,
+    {
+      maxBatches: config.REMITTANCE_BACKLOG_MAX_BATCHES,
+      maxAgeSeconds: config.REMITTANCE_BACKLOG_MAX_AGE_SECONDS,
+      retryAfterSeconds: config.REMITTANCE_BACKLOG_RETRY_AFTER_SECONDS,
+    },
+    now ? () => now().getTime() : undefined,
+  );
+  gate.register(metrics.registry);
+  return gate;
 }
 
 /**

@@ -18,6 +18,7 @@ import type { OnBatchStored } from '../services/accept-remittances.js';
 import type { DonationWriter } from '../services/donation-group-commit.js';
 import type { EnrolmentCache } from '../services/enrolment.js';
 import type { MandateWriter } from '../services/mandate-writer.js';
+import type { BacklogGate } from '../services/reconciliation/backlog-gate.js';
 import type { RecurringDeps } from '../services/recurring/deps.js';
 import type { RequestContext } from '../services/record-donation.js';
 import type { WebhookSettings } from '../services/webhooks/settings.js';
@@ -43,6 +44,8 @@ export interface RouteDeps {
   onRemittanceBatchStored?: OnBatchStored;
   /** Called once a new batch is committed (wakes this instance's idle reconciliation worker). */
   onRemittanceBatchCommitted?: () => void;
+  /** Refuses new batches while reconciliation is behind (docs/decisions/0081-remittance-backlog-refused-at-the-door.md). */
+  remittanceBacklog: BacklogGate;
   webhooks: WebhookSettings;
   /** This application's confirmed enrolments (see services/enrolment.ts). */
   enrolments: EnrolmentCache;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyBaseLogger, FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Config } from '../config/index.js';
 import { hstsEnabled } from '../config/security.js';
 import { ApiError, type ErrorKind } from '../api-errors.js';
@@ -87,33 +87,63 @@ export function clientErrorHandler(config: Config) {
 }
 
 /**
+ * How long a connection over the per-address cap has to send its request, answered with its route's `method`:
+ * a second, or less when the headers' own timeout is shorter.
+ */
+const refusalGraceMs = (config: Config) => Math.min(1000, Math.floor(config.HEADERS_TIMEOUT_MS / 2));
+/** Marks a connection over the per-address cap, on the socket itself: the app keeps no table of them. */
+const OVER_CAP = Symbol('over the per-address connection cap');
+type MarkedSocket = Socket & { [OVER_CAP]?: { timer: NodeJS.Timeout } };
+
+/**
  * Bounds connections: `MAX_CONNECTIONS` in total (Node refuses more), `MAX_CONNECTIONS_PER_ADDRESS` from one
- * address (answered 429 and closed), so that a few hundred slow clients cannot take every connection.
+ * address (answered 429 and closed), so that a few hundred slow clients cannot take every connection. A connection
+ * over the cap is answered on its first request, in the envelope of that request's route (refuseOverCap); one that
+ * sends nothing within a second is answered there and then, with the `method` of no route (`/`). It is not counted
+ * as open: counted until its close is seen, a client replacing its connections at the cap would have each new one
+ * refused in turn, the refusals feeding themselves.
  */
 export function limitConnections(server: Server, config: Config) {
   server.maxConnections = config.MAX_CONNECTIONS;
   const securityHeaders = securityHeaderLines(config);
   const open = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
+  server.on('connection', (socket: MarkedSocket) => {
     const address = socket.remoteAddress ?? 'unknown';
     const count = (open.get(address) ?? 0) + 1;
+    if (count > config.MAX_CONNECTIONS_PER_ADDRESS) {
+      const timer = setTimeout(() => {
+        if (socket.destroyed || !socket.writable) return;
+        writeRawError(socket, 'TOO_MANY_CONNECTIONS', overCapCause(config), securityHeaders);
+      }, refusalGraceMs(config));
+      timer.unref();
+      socket[OVER_CAP] = { timer };
+      socket.once('close', () => clearTimeout(timer));
+      return;
+    }
     open.set(address, count);
     socket.once('close', () => {
       const left = (open.get(address) ?? 1) - 1;
       if (left <= 0) open.delete(address);
       else open.set(address, left);
     });
-    if (count > config.MAX_CONNECTIONS_PER_ADDRESS)
-      writeRawError(
-        socket,
-        'TOO_MANY_CONNECTIONS',
-        `At most ${config.MAX_CONNECTIONS_PER_ADDRESS} connections per client address`,
-        securityHeaders,
-      );
   });
 }
 
-/** Registered before the routes: remembers each route's methods (for 405 and `Allow`) and refuses over-long URLs. */
+const overCapCause = (config: Config) => `At most ${config.MAX_CONNECTIONS_PER_ADDRESS} connections per client address`;
+
+/** The refusal of a request on a connection over the per-address cap (limitConnections), or null. */
+function refuseOverCap(request: FastifyRequest, reply: FastifyReply, config: Config): ApiError | null {
+  const mark = (request.raw.socket as MarkedSocket | null)?.[OVER_CAP];
+  if (!mark) return null;
+  clearTimeout(mark.timer);
+  reply.header('connection', 'close');
+  return new ApiError('TOO_MANY_CONNECTIONS', overCapCause(config));
+}
+
+/**
+ * Registered before the routes: remembers each route's methods (for 405 and `Allow`), refuses the requests of a
+ * connection over the per-address cap and over-long URLs.
+ */
 export function routeTable(app: FastifyInstance, config: Config) {
   const patterns: { pattern: RegExp; methods: Set<string> }[] = [];
   app.addHook('onRoute', (route: RouteOptions) => {
@@ -126,7 +156,9 @@ export function routeTable(app: FastifyInstance, config: Config) {
     patterns.push({ pattern: new RegExp(`^${source}/?$`), methods: new Set(methods) });
   });
   // Callback style, as every hook whose work is synchronous: an async hook costs a promise and a turn per request.
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
+    const refusal = refuseOverCap(request, reply, config);
+    if (refusal) return done(refusal);
     if (request.url.length <= config.MAX_URL_LENGTH) return done();
     done(new ApiError('URI_TOO_LONG', `The URL is longer than ${config.MAX_URL_LENGTH} characters`));
   });

@@ -74,8 +74,16 @@ export async function acceptRemittances(
   batch: RemittanceBatch,
   context: RequestContext,
   onStored?: OnBatchStored,
+  /**
+   * The refusal of new batches while reconciliation catches up (BacklogGate), or null: thrown for a batch this
+   * request would store, never for the replay of one already accepted under its Idempotency-Key
+   * (docs/decisions/0081-remittance-backlog-refused-at-the-door.md).
+   */
+  refusal: ApiError | null = null,
 ) {
   const { principal } = context;
+  // Without a key nothing can be replayed: refused before any read.
+  if (refusal && context.idempotencyKey === undefined) throw refusal;
   const { source, entries } = batch;
   const enrolment = await checkEnrolment(db, source.fundraiserId, source.channel);
   if (!enrolment.enrolled) throw new ApiError('REMITTANCE_NOT_ACCEPTED', enrolment.reason);
@@ -94,6 +102,8 @@ export async function acceptRemittances(
   }
   const hash = batch.requestHash;
   return idempotent(db, idempotencyScope(context, 'POST /remittances', hash), async (trx) => {
+    // The key was claimed just now: this is new work, and the claim is rolled back with the refusal.
+    if (refusal) throw refusal;
     const batchId = await insertRemittanceBatch(trx, {
       partnerId: principal.partnerId,
       environment: principal.environment,

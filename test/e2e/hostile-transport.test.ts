@@ -147,20 +147,49 @@ describe('an oversized body gets the 413 envelope, not a connection reset', () =
   });
 });
 
+/** Opens `count` connections from 127.0.0.1 that send nothing. */
+async function holdConnections(count: number): Promise<Socket[]> {
+  const held: Socket[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise((r) => socket.once('connect', r));
+    held.push(socket);
+  }
+  return held;
+}
+
 describe('connection caps', () => {
   it('a client address over MAX_CONNECTIONS_PER_ADDRESS is answered 429 while other connections keep working', async () => {
-    const held: Socket[] = [];
-    for (let i = 0; i < 20; i += 1) {
-      const socket = connect(port, '127.0.0.1');
-      socket.on('error', () => undefined);
-      await new Promise((r) => socket.once('connect', r));
-      held.push(socket);
-    }
+    const held = await holdConnections(20);
     const refused = await exchange(() => undefined, 5000);
     for (const socket of held) socket.destroy();
     expectEnvelope(refused, 429, 'FUNDRAISER:RATE_LIMIT');
     await new Promise((r) => setTimeout(r, 200));
     const after = await exchange((s) => s.write(`GET /v1/ping HTTP/1.1\r\n${headers()}Connection: close\r\n\r\n`));
     expect(after.status).toBe(200);
+  });
+
+  it('a request on a connection over the cap is answered 429 in the envelope of its route, then closed', async () => {
+    const held = await holdConnections(20);
+    const body = JSON.stringify({ source: { channel: 'Storefront App', fundraiserId: '10000001' }, remittances: [] });
+    const refused = await exchange((s) =>
+      s.write(
+        `POST /v1/remittances HTTP/1.1\r\n${headers()}Content-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      ),
+    );
+    // A replaced connection is not refused in turn: the refused one was never counted.
+    const again = await exchange((s) => s.write(`GET /v1/ping HTTP/1.1\r\n${headers()}\r\n`));
+    for (const socket of held) socket.destroy();
+    expect(refused.error).toBeNull();
+    expectEnvelope(refused, 429, 'FUNDRAISER:RATE_LIMIT');
+    expect(refused.headers.connection).toBe('close');
+    expect(JSON.parse(refused.body)).toMatchObject({
+      method: '/remittance',
+      error: { message: 'Too many connections', cause: 'At most 20 connections per client address' },
+    });
+    expectEnvelope(again, 429, 'FUNDRAISER:RATE_LIMIT');
+    expect(JSON.parse(again.body).method).toBe('/ping');
   });
 });

@@ -98,6 +98,7 @@ const EXAMPLE_CAUSES: Partial<Record<ErrorKind, string>> = {
   PAYLOAD_TOO_LARGE: 'Request body is too large',
   UNSUPPORTED_MEDIA_TYPE: 'Content-Type must be application/json',
   RATE_LIMIT: 'Quota of 6000 requests per 60 s exhausted; retry in 12 seconds',
+  REMITTANCE_BACKLOG: '2000 or more batches are waiting for reconciliation; retry in 10 s',
 };
 
 /** When each kind is answered, for the response descriptions. */
@@ -120,6 +121,9 @@ const WHEN: Record<ErrorKind, string> = {
   AUTHENTICATION_THROTTLED: 'Too many failed authentications for the client id or address: retry after Retry-After.',
   TOO_MANY_CONNECTIONS: 'The address holds more open connections than the deployment allows.',
   HEADERS_TOO_LARGE: 'The request headers are larger than the server accepts.',
+  REMITTANCE_BACKLOG:
+    'Extension: reconciliation is behind (more batches waiting, or the oldest waiting longer, than the deployment ' +
+    'allows); the batch was not stored: send it again after Retry-After seconds.',
 };
 
 /** What any secured operation can answer: correlation id and input checks, credentials, quota, faults. */

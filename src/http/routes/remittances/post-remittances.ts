@@ -13,7 +13,7 @@ import { BODY_ERRORS, envelopeResponse, errorResponses, ResponseHeaders } from '
 /** POST /remittances (section 4.8): a batch of bank-settled remittances, reconciled asynchronously. */
 export default async function postRemittancesRoute(
   app: App,
-  { db, config, onRemittanceBatchStored, onRemittanceBatchCommitted }: RouteDeps,
+  { db, config, onRemittanceBatchStored, onRemittanceBatchCommitted, remittanceBacklog }: RouteDeps,
 ) {
   const RemittancesRequest = remittancesRequest(config.MAX_REMITTANCE_ENTRIES);
   const compile = validatorCompiler(config);
@@ -43,7 +43,11 @@ export default async function postRemittancesRoute(
             'stored durably; reconciliation runs in the background: read its outcome at the Location (GET ' +
             '/remittances/{batchId}). 406 FUNDRAISER:REMITTANCE POST when `source.fundraiserId` or the fundraiser of ' +
             'a referenced donation has no active enrolment with the channel; unknown donation ids are a ' +
-            'reconciliation outcome, not an error. Send an Idempotency-Key so that a retry is not a second batch.',
+            'reconciliation outcome, not an error. Send an Idempotency-Key so that a retry is not a second batch. ' +
+            'Extension: 503 FUNDRAISER:REMITTANCE_BACKLOG with Retry-After while reconciliation is behind (more ' +
+            'batches waiting, or the oldest waiting longer, than the deployment allows): the batch is not stored; ' +
+            'send it again after Retry-After. A retry of an accepted batch under its Idempotency-Key is answered ' +
+            'its 202 whatever the backlog.',
           headers: PostHeaders,
           body: RemittancesRequest,
           response: {
@@ -57,7 +61,13 @@ export default async function postRemittancesRoute(
               { status: 'Request Accepted', batchId: '80d74b21-cbbc-4352-8c51-5102915d9aca' },
               { ...ResponseHeaders.location, ...ResponseHeaders.replayed },
             ),
-            ...errorResponses('/remittance', ...BODY_ERRORS, 'REMITTANCE_NOT_ACCEPTED', 'CONFLICT'),
+            ...errorResponses(
+              '/remittance',
+              ...BODY_ERRORS,
+              'REMITTANCE_NOT_ACCEPTED',
+              'CONFLICT',
+              'REMITTANCE_BACKLOG',
+            ),
           },
         },
         config: { envelopeMethod: '/remittance', channelFrom: 'body' },
@@ -66,7 +76,17 @@ export default async function postRemittancesRoute(
       async (request, reply) => {
         const { batch } = request.body as RemittanceBody;
         // The validator passed only a body with a batch.
-        const result = await acceptRemittances(db, batch!, requestContext(request, config), onRemittanceBatchStored);
+        const refusal = await remittanceBacklog.refusal();
+        const result = await acceptRemittances(
+          db,
+          batch!,
+          requestContext(request, config),
+          onRemittanceBatchStored,
+          refusal,
+        ).catch((err: unknown) => {
+          if (err === refusal) remittanceBacklog.countRefusal();
+          throw err;
+        });
         if (!result.replayed) onRemittanceBatchCommitted?.();
         markReplay(reply, result.replayed);
         setLocation(reply, config, `/remittances/${result.items.batchId}`);
