@@ -15,6 +15,7 @@ import { PerformanceSettings } from './performance.js';
 import { PrivacySettings } from './privacy.js';
 import { ReceiptSettings, receiptSettingProblems } from './receipts.js';
 import { RecurringSettings } from './recurring.js';
+import { RequestLogSettings } from './request-log.js';
 import { isSecretSetting, placeholderSecrets } from './secrets.js';
 import {
   ProxySettings,
@@ -60,6 +61,7 @@ export const ConfigSchema = Type.Object({
   ...PartnerNoticeSettings,
   ...GrantSettings,
   ...PrivacySettings,
+  ...RequestLogSettings,
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -5,6 +5,7 @@ import type { GrantTables } from './schema-grants.js';
 import type { PaymentTables } from './schema-payments.js';
 import type { RecurringTables } from './schema-recurring.js';
 import type { PartnerContactTables } from './schema-partner-contacts.js';
+import type { RequestLogTables } from './schema-request-log.js';
 import type { ReceiptTables } from './schema-receipts.js';
 import type { ReversalTables } from './schema-reversals.js';
 import type {
@@ -188,6 +189,7 @@ export interface DB
     BankTables,
     GrantTables,
     PartnerContactTables,
+    RequestLogTables,
     ReceiptTables {
   channels: ChannelsTable;
   partners: PartnersTable;
