@@ -6,6 +6,7 @@ import type { PaymentTables } from './schema-payments.js';
 import type { RecurringTables } from './schema-recurring.js';
 import type { PartnerContactTables } from './schema-partner-contacts.js';
 import type { ReceiptTables } from './schema-receipts.js';
+import type { PortalTables } from './schema-portal.js';
 import type { ReversalTables } from './schema-reversals.js';
 import type {
   DonationSettlementsTable,
@@ -188,7 +189,8 @@ export interface DB
     BankTables,
     GrantTables,
     PartnerContactTables,
-    ReceiptTables {
+    ReceiptTables,
+    PortalTables {
   channels: ChannelsTable;
   partners: PartnersTable;
   partner_channels: PartnerChannelsTable;
