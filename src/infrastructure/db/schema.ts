@@ -7,6 +7,7 @@ import type { RecurringTables } from './schema-recurring.js';
 import type { PartnerContactTables } from './schema-partner-contacts.js';
 import type { RequestLogTables } from './schema-request-log.js';
 import type { ReceiptTables } from './schema-receipts.js';
+import type { PortalTables } from './schema-portal.js';
 import type { ReversalTables } from './schema-reversals.js';
 import type {
   DonationSettlementsTable,
@@ -190,7 +191,8 @@ export interface DB
     GrantTables,
     PartnerContactTables,
     RequestLogTables,
-    ReceiptTables {
+    ReceiptTables,
+    PortalTables {
   channels: ChannelsTable;
   partners: PartnersTable;
   partner_channels: PartnerChannelsTable;
