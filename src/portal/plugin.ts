@@ -7,10 +7,12 @@ import { registerPortalGuard } from './guard.js';
 import { notFoundPage, portalErrorHandler } from './pages/error-page.js';
 import { overviewPage } from './pages/overview.js';
 import { signInPages } from './pages/sign-in.js';
+import { requestsPages } from './pages/requests.js';
+import { usagePage } from './pages/usage.js';
 import type { PortalDeps, PortalPage } from './route-context.js';
 
 /** Every page of the portal; a new page appends its registration here. */
-export const pages: PortalPage[] = [signInPages, overviewPage];
+export const pages: PortalPage[] = [signInPages, overviewPage, requestsPages, usagePage];
 
 /**
  * The portal's own content security policy: the console's (src/http/plugins/security-headers.ts) narrowed — no

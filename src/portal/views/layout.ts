@@ -27,6 +27,8 @@ const NAV: [Section, string, string, PortalArea | null][] = [
   ['overview', 'Overview', '/portal', null],
   ['credentials', 'Credentials', '/portal/credentials', 'credentials'],
   ['users', 'Users', '/portal/users', 'users'],
+  ['requests', 'Requests', '/portal/requests', 'request-log'],
+  ['usage', 'Usage', '/portal/usage', 'usage'],
 ];
 
 const portalFrame: Frame<PortalKit> = {
