@@ -62,7 +62,7 @@ const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 
 /** The status filter as a range: `404` → [404, 405), `4xx` → [400, 500). */
-export function statusRange(text: string): { from: number; to: number } {
+function statusRange(text: string): { from: number; to: number } {
   const value = text.trim().toLowerCase();
   const exact = /^([1-5]\d\d)$/.exec(value);
   if (exact) return { from: Number(exact[1]), to: Number(exact[1]) + 1 };

@@ -3,7 +3,7 @@ import { DonationRequest } from '../../contract/donation.js';
 import { MandateRequest } from '../../contract/mandate.js';
 
 /** What a masked value reads as in the log. */
-export const MASKED = '[masked]';
+const MASKED = '[masked]';
 
 /** The string properties of a contract object: each names a person's detail there. */
 function textFields(schema: TObject): string[] {
@@ -44,7 +44,7 @@ const MASKED_KEYS = new Set(
 const MAY_HOLD = new RegExp(`"(?:${[...MASKED_KEYS].join('|')})"\\s*:`, 'i');
 
 /** `value` with every masked key's value replaced, at any depth; the input is not changed. */
-export function masked(value: unknown): unknown {
+function masked(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(masked);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
