@@ -46,6 +46,7 @@ export default tseslint.config(
                 '**/http/**',
                 '**/cli/**',
                 '**/console/**',
+                '**/portal/**',
                 '**/app.js',
               ],
               message: 'The domain is pure rules: it imports no layer above it (see docs/architecture.md).',
@@ -69,7 +70,15 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/infrastructure/**', '**/services/**', '**/http/**', '**/cli/**', '**/console/**', 'fastify'],
+              group: [
+                '**/infrastructure/**',
+                '**/services/**',
+                '**/http/**',
+                '**/cli/**',
+                '**/console/**',
+                '**/portal/**',
+                'fastify',
+              ],
               message: 'Wire schemas are shared by http and services: they import only TypeBox, the domain and errors.',
             },
           ],
@@ -85,7 +94,15 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/services/**', '**/http/**', '**/cli/**', '**/console/**', '**/app.js', '**/composition.js'],
+              group: [
+                '**/services/**',
+                '**/http/**',
+                '**/cli/**',
+                '**/console/**',
+                '**/portal/**',
+                '**/app.js',
+                '**/composition.js',
+              ],
               message: 'Infrastructure is called by services, never the other way (see docs/architecture.md).',
             },
           ],

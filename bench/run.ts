@@ -7,7 +7,8 @@
  * BENCH_ONLY (comma-separated workload keys: ping, fundraisers, accounts, donations, mandates, remittance, batches, report, import,
  * and the money loop's debits, statement, resume, receipts, grant-advices (bench/money.ts; BENCH_MONEY_RUNS runs each, default 3),
  * grants (a round drafted over 10,000 clubs and 1,000,000 donations, bench/grants.ts; alone it starts no service),
- * and deidentify (bench/deidentify.ts: BENCH_DEIDENTIFY donations a run, BENCH_DEIDENTIFY_RUNS runs; alone, no service);
+ * and deidentify (bench/deidentify.ts: BENCH_DEIDENTIFY donations a run, BENCH_DEIDENTIFY_RUNS runs; alone, no service),
+ * and request-log (bench/request-log.ts: POST /donations with the request log on and off, two services; alone, PostgreSQL);
  * for one path alone, e.g. BENCH_ONLY=report for the 100,000-entry remittance report), BENCH_CPU_PROF (a directory: the service runs
  * with --cpu-prof and writes its profile there), BENCH_SERVICE_NODE_ARGS (more node flags for the service, e.g.
  * --trace-gc), BENCH_KEEP (keep the temp dir and the service's log), BENCH_KEEP_DATABASE.
@@ -53,7 +54,8 @@ import {
 } from './remittance-report.js';
 import { machineDescription, table, targetsList, writeSection, type Row } from './report.js';
 import { BENCH_QUOTA_LIMIT, buildService, startService } from './service.js';
-import { evaluateTargets, importTargets, throughputTargets } from './targets.js';
+import { evaluateTargets, importTargets, requestLogTarget, throughputTargets } from './targets.js';
+import { measureRequestLog } from './request-log.js';
 import { IMPORT_ROWS, measureImport, type ImportResult } from './account-import.js';
 import { moneyRows, moneyTargets, runMoneyLoop, type MoneyLoop } from './money.js';
 import { GRANT_CLUBS, GRANT_DONATIONS_PER_CLUB, grantRows, grantTargets, measureGrantRound } from './grants.js';
@@ -93,6 +95,9 @@ async function main() {
     return grantsAlone({ repoRoot, workDir, serverUrl, startedAt, loadAtStart: loadAtStart ?? 0 });
   // The de-identification alone needs no service: its own short section (bench/deidentify.ts).
   if (only?.size === 1 && only.has('deidentify')) return deidentifyAlone(repoRoot, workDir, serverUrl, startedAt);
+  // The request log's cost alone: two services of the build, log on and off (bench/request-log.ts).
+  if (only?.size === 1 && only.has('request-log'))
+    return requestLogAlone(repoRoot, workDir, serverUrl, startedAt, loadAtStart ?? 0);
   progress('npm run build (the service runs compiled, as npm start and the image run it)');
   buildService(repoRoot);
   const database = await createBenchDatabase(serverUrl, workDir);
@@ -217,6 +222,38 @@ async function deidentifyAlone(repoRoot: string, workDir: string, serverUrl: str
     ].join('\n');
     process.stdout.write(`\n${body}\n`);
     writeSection(join(repoRoot, 'BENCHMARKS.md'), `${database.kind}:deidentify`, body);
+  } finally {
+    await database.drop();
+    if (!process.env.BENCH_KEEP) rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** BENCH_ONLY=request-log: POST /donations with the request log on and off, side by side, in a section of its own. */
+async function requestLogAlone(
+  repoRoot: string,
+  workDir: string,
+  serverUrl: string | undefined,
+  startedAt: number,
+  loadAtStart: number,
+) {
+  progress('npm run build (the service runs compiled, as npm start and the image run it)');
+  buildService(repoRoot);
+  const database = await createBenchDatabase(serverUrl, workDir);
+  try {
+    const result = await measureRequestLog({ repoRoot, workDir, database }, timing, progress);
+    const command = serverUrl ? `DATABASE_URL=${redactUrl(serverUrl)} npm run bench` : 'npm run bench';
+    const body = [
+      `## ${database.kind === 'postgres' ? 'PostgreSQL' : 'Embedded database (PGlite)'}: request log alone`,
+      '',
+      `Command: \`BENCH_ONLY=request-log ${command}\` — ${new Date(startedAt).toISOString()}, whole run ${((Date.now() - startedAt) / 1000).toFixed(0)} s; load average at start ${loadAtStart.toFixed(2)} (the machine is shared).`,
+      '',
+      `Two services of the same build on one fresh database, PARTNER_REQUEST_LOG on and off, each loaded with POST /donations at ${CONNECTIONS} connections in alternating slices (${timing.warmupSeconds} s warm-up each, then ${timing.seconds} s per side per run), the order swapped every run; ${RUNS} runs, the median ratio reported (docs/performance/request-log.md).`,
+      '',
+      'Targets:',
+      targetsList([requestLogTarget(result)]),
+    ].join('\n');
+    process.stdout.write(`\n${body}\n`);
+    writeSection(join(repoRoot, 'BENCHMARKS.md'), `${database.kind}:request-log`, body);
   } finally {
     await database.drop();
     if (!process.env.BENCH_KEEP) rmSync(workDir, { recursive: true, force: true });

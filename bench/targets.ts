@@ -3,6 +3,7 @@ import type { ImportResult } from './account-import.js';
 import type { Measured } from './load.js';
 import type { RemittanceResult } from './remittance.js';
 import type { ReportResult } from './remittance-report.js';
+import type { RequestLogResult } from './request-log.js';
 import type { Target } from './report.js';
 
 const READ_P99_MS = 10;
@@ -140,4 +141,26 @@ export function throughputTargets(kind: 'postgres' | 'embedded', result: BatchTh
           : `${rate.toFixed(0)} per second: ${result.batches} batches in ${(result.completedMs! / 1000).toFixed(1)} s, ${result.detail}`,
     },
   ];
+}
+
+/** The request log's cost (bench/request-log.ts), measured side by side on PostgreSQL only. */
+export function requestLogTarget(result: RequestLogResult): Target {
+  const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+  const cpu = (r: { cpuUsPerRequest: number | null }) =>
+    r.cpuUsPerRequest === null ? '?' : Math.round(r.cpuUsPerRequest);
+  return {
+    description: 'request logging costs ≤ 5% of POST /donations throughput on PostgreSQL',
+    met: result.error === 'PostgreSQL only' ? null : result.error === null && result.medianCost <= 0.05,
+    actual:
+      result.error === 'PostgreSQL only'
+        ? 'not measured: the embedded database takes one process'
+        : `median cost ${percent(result.medianCost)}; runs ${result.runs
+            .map(
+              (r) => `${Math.round(r.on.rps)} vs ${Math.round(r.off.rps)} req/s, ${cpu(r.on)} vs ${cpu(r.off)} µs CPU`,
+            )
+            .join(
+              ', ',
+            )} (log on vs off, the service's CPU per request); ${result.rowsLogged.toLocaleString('en-US')} rows logged, ` +
+          `${result.dropped} dropped${result.error ? `; ${result.error}` : ''}`,
+  };
 }

@@ -3,7 +3,7 @@
 // src/console/plugin.ts). Swagger UI's assets come from node_modules and need nothing here.
 import { cpSync, existsSync, rmSync } from 'node:fs';
 
-const ASSETS = ['infrastructure/db/migrations', 'console/static'];
+const ASSETS = ['infrastructure/db/migrations', 'console/static', 'portal/static'];
 
 for (const dir of ASSETS) {
   const target = `dist/${dir}`;

@@ -13,6 +13,7 @@ import { registerPrivacyGauges } from './services/privacy/privacy-gauges.js';
 import { retentionPolicy } from './config/privacy.js';
 import { registerRecurringGauges } from './services/recurring/recurring-gauges.js';
 import { registerConsole } from './console/register.js';
+import { registerPortal } from './portal/register.js';
 import { AccessLog } from './http/access-log.js';
 import { bindRequestLog, createLogger, requestLoggerFactory } from './http/logging.js';
 import { corsAllowedOrigins, hstsEnabled, trustedProxies } from './config/security.js';
@@ -55,6 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const metrics = await registerPlugins(app, deps, { verifier, quotaStore, stripe });
   await registerRoutes(app, deps, { payments, simulator, metrics });
   await registerConsole(app, deps, now);
+  await registerPortal(app, deps, now);
   return app;
 }
 

@@ -4,6 +4,7 @@ import { canonicalTimeZone, isTimeZone } from '../domain/local-time.js';
 import { BackgroundWorkSettings } from './background-work.js';
 import { BankStatementSettings } from './bank-statements.js';
 import { ConsoleSettings } from './console.js';
+import { PortalSettings } from './portal.js';
 import { DatabaseSettings } from './database.js';
 import { FoundationSettings } from './foundation.js';
 import { GrantSettings } from './grants.js';
@@ -15,6 +16,7 @@ import { PerformanceSettings } from './performance.js';
 import { PrivacySettings } from './privacy.js';
 import { ReceiptSettings, receiptSettingProblems } from './receipts.js';
 import { RecurringSettings } from './recurring.js';
+import { RequestLogSettings } from './request-log.js';
 import { isSecretSetting, placeholderSecrets } from './secrets.js';
 import {
   ProxySettings,
@@ -30,6 +32,7 @@ import { WebhookSettings } from './webhooks.js';
 export { Environments, type Environment, apiBaseUrl, isProduction, shouldSeedDemoData } from './server.js';
 export { reconciliationConcurrency } from './background-work.js';
 export { consoleEnabled, consoleSecureCookie } from './console.js';
+export { portalEnabled } from './portal.js';
 export { retryDelaysDays } from './recurring.js';
 export { bankMatchingSettings, type BankMatchingSettings } from './bank-statements.js';
 export { abaPayer, type AbaPayer } from './grants.js';
@@ -60,6 +63,8 @@ export const ConfigSchema = Type.Object({
   ...PartnerNoticeSettings,
   ...GrantSettings,
   ...PrivacySettings,
+  ...RequestLogSettings,
+  ...PortalSettings,
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -59,3 +59,26 @@ export function consoleSignInThrottle(
     onError: (err) => log.warn({ err: (err as Error).message }, 'failed console sign-in not counted'),
   });
 }
+
+/**
+ * The partner portal's sign-in throttle by source address, counted apart from the API's and the console's. Portal
+ * accounts have no lock of their own (docs/portal.md): a wrong password or code counts against the address only.
+ */
+export function portalSignInThrottle(
+  config: Config,
+  database: Database,
+  log: FastifyBaseLogger,
+  now: () => Date,
+): AuthThrottle {
+  return new AuthThrottle({
+    now: () => now().getTime(),
+    limitPerAddress: config.PORTAL_SIGNIN_FAILURES_PER_ADDRESS,
+    warnPerClient: Number.MAX_SAFE_INTEGER,
+    windowMs: config.AUTH_FAILURE_WINDOW_SECONDS * 1000,
+    counter: sharedFailureCounter(database.db, 'portal-'),
+    onLockout: ({ address, failures, until }) =>
+      log.warn({ address, failures, until: until.toISOString() }, 'portal sign-in locked out for an address'),
+    onGuessing: () => undefined,
+    onError: (err) => log.warn({ err: (err as Error).message }, 'failed portal sign-in not counted'),
+  });
+}

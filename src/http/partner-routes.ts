@@ -13,6 +13,8 @@ import { webhookSettings } from '../services/webhooks/settings.js';
 import type { App, RouteDeps } from './route-context.js';
 import { routes } from './routes/index.js';
 import { receiptPolicy } from '../config/receipts.js';
+import { captureRequests, requestLogWriter } from './request-log-hooks.js';
+import type { RequestLogWriter } from '../services/request-log/writer.js';
 
 /** The partner API's routes under BASE_PATH, and its OpenAPI document. */
 export async function registerRoutes(
@@ -61,8 +63,12 @@ export async function registerRoutes(
   app.addHook('onClose', async () => {
     await Promise.all([routeDeps.donations.close(), routeDeps.mandates.close()]);
   });
+  // The partner request log: only this scope's routes are captured (docs/decisions/0088-request-log-masked-and-buffered.md).
+  const requestLog = requestLogWriter(app, deps, metrics.registry);
+  app.decorate('requestLog', requestLog);
   await app.register(
     async (scoped) => {
+      if (requestLog) captureRequests(scoped, requestLog);
       for (const route of routes) await route(scoped, routeDeps);
       scoped.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
     },
@@ -83,6 +89,13 @@ function backlogGate({ config, database, now }: AppDeps, metrics: AppMetrics): B
   );
   gate.register(metrics.registry);
   return gate;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The request log's writer (null when PARTNER_REQUEST_LOG is off): tests and shutdown flush it. */
+    requestLog: RequestLogWriter | null;
+  }
 }
 
 /**

@@ -12,8 +12,8 @@ export interface Shown {
 }
 
 /** A page that can show the outcome of a change: a record's page, or a list's `show` (views/list-page.ts). */
-export type ShowPage<Route extends RouteGenericInterface = RouteGenericInterface> = (
-  deps: ConsoleDeps,
+export type ShowPage<Route extends RouteGenericInterface = RouteGenericInterface, Deps = ConsoleDeps> = (
+  deps: Deps,
   request: FastifyRequest<Route>,
   reply: FastifyReply,
   shown?: Shown,
@@ -25,11 +25,11 @@ export function refusal(err: unknown): { notice: Notice; status: number } {
   return { notice: { kind: 'error', text: err.message }, status: statusOf(err) };
 }
 
-export interface Change<Params, Done> {
+export interface Change<Params, Done, Deps = ConsoleDeps> {
   /** The change, through the services. */
   run: (request: FastifyRequest<{ Params: Params }>) => Promise<Done>;
   /** The page the operator came from: shown again with why the change was refused, or with what it did. */
-  show: ShowPage<{ Params: Params }>;
+  show: ShowPage<{ Params: Params }, Deps>;
   /** What was done, as the notice of `show`; or the answer itself (a redirect, another page). */
   done: (
     done: Done,
@@ -41,10 +41,16 @@ export interface Change<Params, Done> {
 }
 
 /**
- * A POST that changes something (admins only, by the guard): a refusal the operator can act on is shown on the page
- * they came from with its status and nothing changed; anything else goes to the console's error handler.
+ * A POST that changes something (who may make it is the site's guard's business): a refusal the person can act on is
+ * shown on the page they came from with its status and nothing changed; anything else goes to the site's error
+ * handler. The console's and the portal's pages both use it.
  */
-export function changeRoute<Params, Done>(app: App, deps: ConsoleDeps, path: string, change: Change<Params, Done>) {
+export function changeRoute<Params, Done, Deps = ConsoleDeps>(
+  app: App,
+  deps: Deps,
+  path: string,
+  change: Change<Params, Done, Deps>,
+) {
   app.post<{ Params: Params }>(path, async (request, reply) => {
     let done: Done;
     try {

@@ -75,7 +75,8 @@ export function selectField(field: {
   </p>`;
 }
 
-export const csrfField = (session: ConsoleSession) =>
+/** The session's CSRF token in a form: a console's or a portal's session. */
+export const csrfField = (session: { csrfToken: string }) =>
   html`<input type="hidden" name="_csrf" value="${session.csrfToken}" />`;
 
 export const link = (href: string, text: unknown) => html`<a href="${href}">${show(text)}</a>`;

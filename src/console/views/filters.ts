@@ -9,7 +9,7 @@ import { selectField } from './components.js';
  * The filters of a list page (docs/console.md, "How a page is built"): read from the query string, shown as a GET form
  * (`class="filters"`), so that every filtered list has an address an operator can bookmark or send.
  */
-export interface Filter {
+export interface Filter<Ctx = OperatorContext> {
   /** The query-string name (and the field's id, unless `id` is given). */
   name: string;
   label: string;
@@ -17,7 +17,7 @@ export interface Filter {
   /** The field's id when it differs from its name: another form of the page has a field of the same name. */
   id?: string;
   /** A select's choices: a list, or read per request (the partners). */
-  options?: readonly string[] | ((ops: OperatorContext) => Promise<readonly string[]>);
+  options?: readonly string[] | ((ops: Ctx) => Promise<readonly string[]>);
   /** A select's first, empty option ("Any partner"); without it the select is required. */
   any?: string;
   /** The value when the one asked for is not among `options` (a list): without it, the value is passed on as asked. */
@@ -45,7 +45,7 @@ export const partnerFilter = (any = 'Any partner', id?: string): Filter => ({
   any,
 });
 
-export function filterValues(request: FastifyRequest, filters: readonly Filter[]): FilterValues {
+export function filterValues<Ctx>(request: FastifyRequest, filters: readonly Filter<Ctx>[]): FilterValues {
   const values: Record<string, string> = {};
   for (const f of filters) {
     const asked = param(request, f.name);
@@ -55,7 +55,7 @@ export function filterValues(request: FastifyRequest, filters: readonly Filter[]
   return values;
 }
 
-export async function filterOptions(filters: readonly Filter[], ops: OperatorContext): Promise<FilterOptions> {
+export async function filterOptions<Ctx>(filters: readonly Filter<Ctx>[], ops: Ctx): Promise<FilterOptions> {
   const loaded = await Promise.all(
     filters.map(async (f) => [f.name, typeof f.options === 'function' ? await f.options(ops) : (f.options ?? [])]),
   );
@@ -74,8 +74,8 @@ export interface FormOptions {
 }
 
 /** The GET form of the filters, each showing the value asked for. */
-export function filterForm(
-  filters: readonly Filter[],
+export function filterForm<Ctx>(
+  filters: readonly Filter<Ctx>[],
   values: FilterValues,
   options: FilterOptions,
   form: FormOptions,
@@ -88,7 +88,7 @@ export function filterForm(
   </form>`;
 }
 
-function filterField(f: Filter, value: string, options: readonly string[]): string {
+function filterField<Ctx>(f: Filter<Ctx>, value: string, options: readonly string[]): string {
   const id = f.id ?? f.name;
   if (f.type === 'hidden') return html`<input type="hidden" name="${f.name}" value="${value}" />`;
   if (f.type === 'select')

@@ -1,8 +1,9 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, RouteGenericInterface } from 'fastify';
 import { html } from 'ghtml';
 import type { ConsoleSession } from '../../services/console/sessions.js';
 import type { OperatorContext } from '../../services/operators/context.js';
-import { operatorContext, sessionOf, type ConsoleDeps, type ConsolePage, type Notice } from '../route-context.js';
+import { operatorContext, sessionOf, type ConsoleDeps, type Notice } from '../route-context.js';
+import type { App } from '../../http/route-context.js';
 import { refusal, type ShowPage } from './change-route.js';
 import { dataTable, type Column } from './components.js';
 import {
@@ -14,41 +15,57 @@ import {
   type FilterValues,
 } from './filters.js';
 import { sendPage, type Section } from './layout.js';
+import type { Kit, Shell } from './shell.js';
+
+/** The console as a site of the page kit. */
+export interface ConsoleKit extends Kit {
+  deps: ConsoleDeps;
+  session: ConsoleSession;
+  ctx: OperatorContext;
+  section: Section;
+}
+
+const consoleShell: Shell<ConsoleKit> = {
+  prefix: '/console',
+  sendPage: (reply, status, options, body) => sendPage(reply, status, options, body),
+  sessionOf: (request) => sessionOf(request),
+  contextOf: (request, deps) => operatorContext(request, deps),
+};
 
 /**
- * A console list page described, not written (docs/decisions/0056-console-list-pages-described.md): its filters, its
+ * A list page described, not written (docs/decisions/0056-console-list-pages-described.md): its filters, its
  * query and its columns. `listPage` turns the description into the GET route and into `show`, which a page's POST
  * routes call to answer with the list again and the outcome of a change.
  */
-export interface ListPage<Row> {
-  /** Under /console: '/webhooks'. */
+export interface ListPage<Row, K extends Kit = ConsoleKit> {
+  /** Under the site's prefix: '/webhooks'. */
   path: string;
   title: string;
-  section: Section;
+  section: K['section'];
   /** None: no form. */
-  filters: readonly Filter[];
+  filters: readonly Filter<K['ctx']>[];
   /** The form's button; 'Show' unless given. */
   submit?: string;
   /** The form is a search box (`role="search"`). */
   search?: boolean;
   /** The rows for the filters' values; an operator's error (a bad date) is shown on the page with its status. */
-  query: (view: ListView) => Promise<readonly Row[] | ListResult<Row>>;
-  columns: Column<Row>[] | ((view: ListView) => Column<Row>[]);
-  caption: string | ((view: ListView) => string);
-  empty: string | ((view: ListView) => string);
+  query: (view: ListView<K>) => Promise<readonly Row[] | ListResult<Row>>;
+  columns: Column<Row>[] | ((view: ListView<K>) => Column<Row>[]);
+  caption: string | ((view: ListView<K>) => string);
+  empty: string | ((view: ListView<K>) => string);
   /** Already-rendered HTML: above the form (tabs), at the end of the form (a download), below the table (forms). */
-  above?: (view: ListView) => string;
-  formEnd?: (view: ListView) => string;
-  below?: (view: ListView) => string | Promise<string>;
+  above?: (view: ListView<K>) => string;
+  formEnd?: (view: ListView<K>) => string;
+  below?: (view: ListView<K>) => string | Promise<string>;
 }
 
 /** What a page's query, columns and parts are given. */
-export interface ListView {
+export interface ListView<K extends Kit = ConsoleKit> {
   request: FastifyRequest;
-  deps: ConsoleDeps;
-  session: ConsoleSession;
-  /** The services' operator context of the signed-in operator. */
-  ops: OperatorContext;
+  deps: K['deps'];
+  session: K['session'];
+  /** The services' context of the signed-in person (the console's operator context). */
+  ops: K['ctx'];
   values: FilterValues;
   /** A filter's value, or undefined when it was not asked for (what the services take). */
   asked: (name: string) => string | undefined;
@@ -65,21 +82,27 @@ export interface ListResult<Row> {
   summary?: string;
 }
 
-export interface ListRoutes {
+export interface ListRoutes<K extends Kit = ConsoleKit> {
   /** Registers GET <path>. */
-  route: ConsolePage;
+  route: (app: App, deps: K['deps']) => void;
   /** The list, with the outcome of a change (views/change-route.ts). */
-  show: ShowPage;
+  show: ShowPage<RouteGenericInterface, K['deps']>;
 }
 
+/** A console list page. */
 export function listPage<Row>(page: ListPage<Row>): ListRoutes {
-  const show: ListRoutes['show'] = async (deps, request, reply, shown = {}) => {
+  return shellListPage(consoleShell, page);
+}
+
+/** A list page of any site of the kit (the console's, the portal's). */
+export function shellListPage<Row, K extends Kit>(shell: Shell<K>, page: ListPage<Row, K>): ListRoutes<K> {
+  const show: ListRoutes<K>['show'] = async (deps, request, reply, shown = {}) => {
     const values = filterValues(request, page.filters);
-    const view: ListView = {
+    const view: ListView<K> = {
       request,
       deps,
-      session: sessionOf(request),
-      ops: operatorContext(request, deps),
+      session: shell.sessionOf(request),
+      ops: shell.contextOf(request, deps),
       values,
       asked: (name) => values[name] || undefined,
       options: {},
@@ -89,16 +112,17 @@ export function listPage<Row>(page: ListPage<Row>): ListRoutes {
     const notice = 'refused' in answer ? answer.refused : (shown.notice ?? null);
     const status = 'refused' in answer ? answer.status : (shown.status ?? 200);
     const result: ListResult<Row> = 'refused' in answer ? { rows: null } : answer;
-    const body = html`!${shown.above ?? ''}!${page.above?.(view) ?? ''}!${result.above ?? ''}!${form(page, view)}
+    const body = html`!${shown.above ?? ''}!${page.above?.(view) ?? ''}!${result.above ?? ''}!${form(shell, page, view)}
     !${result.summary ?? ''}!${result.rows ? table(page, view, result.rows) : ''}!${(await page.below?.(view)) ?? ''}`;
-    return sendPage(reply, status, { title: page.title, section: page.section, session: view.session, notice }, body);
+    const options_ = { title: page.title, section: page.section, session: view.session, notice };
+    return shell.sendPage(reply, status, options_, body);
   };
   return { route: (app, deps) => app.get(page.path, (request, reply) => show(deps, request, reply)), show };
 }
 
 type Answer<Row> = ListResult<Row> | { refused: Notice; status: number };
 
-async function run<Row>(page: ListPage<Row>, view: ListView): Promise<Answer<Row>> {
+async function run<Row, K extends Kit>(page: ListPage<Row, K>, view: ListView<K>): Promise<Answer<Row>> {
   try {
     const found = await page.query(view);
     return isResult(found) ? found : { rows: found };
@@ -110,18 +134,18 @@ async function run<Row>(page: ListPage<Row>, view: ListView): Promise<Answer<Row
 
 const isResult = <Row>(found: readonly Row[] | ListResult<Row>): found is ListResult<Row> => !Array.isArray(found);
 
-function form<Row>(page: ListPage<Row>, view: ListView): string {
+function form<Row, K extends Kit>(shell: Shell<K>, page: ListPage<Row, K>, view: ListView<K>): string {
   if (page.filters.length === 0) return '';
   return filterForm(page.filters, view.values, view.options, {
-    action: `/console${page.path}`,
+    action: `${shell.prefix}${page.path}`,
     submit: page.submit ?? 'Show',
     search: page.search,
     end: page.formEnd?.(view),
   });
 }
 
-function table<Row>(page: ListPage<Row>, view: ListView, rows: readonly Row[]): string {
-  const given = <T>(part: T | ((view: ListView) => T)) =>
-    typeof part === 'function' ? (part as (view: ListView) => T)(view) : part;
+function table<Row, K extends Kit>(page: ListPage<Row, K>, view: ListView<K>, rows: readonly Row[]): string {
+  const given = <T>(part: T | ((view: ListView<K>) => T)) =>
+    typeof part === 'function' ? (part as (view: ListView<K>) => T)(view) : part;
   return dataTable(rows, given(page.columns), { caption: given(page.caption), empty: given(page.empty) });
 }

@@ -5,7 +5,9 @@ import type { GrantTables } from './schema-grants.js';
 import type { PaymentTables } from './schema-payments.js';
 import type { RecurringTables } from './schema-recurring.js';
 import type { PartnerContactTables } from './schema-partner-contacts.js';
+import type { RequestLogTables } from './schema-request-log.js';
 import type { ReceiptTables } from './schema-receipts.js';
+import type { PortalTables } from './schema-portal.js';
 import type { ReversalTables } from './schema-reversals.js';
 import type {
   DonationSettlementsTable,
@@ -188,7 +190,9 @@ export interface DB
     BankTables,
     GrantTables,
     PartnerContactTables,
-    ReceiptTables {
+    RequestLogTables,
+    ReceiptTables,
+    PortalTables {
   channels: ChannelsTable;
   partners: PartnersTable;
   partner_channels: PartnerChannelsTable;

@@ -42,6 +42,7 @@ export const GRANT_ROUNDS_QUEUE = 'grant-rounds';
 export const PRIVACY_QUEUE = 'privacy-deidentify';
 export const GRANT_ADVICES_QUEUE = 'grant-advices';
 export const ACQUITTAL_REMINDERS_QUEUE = 'acquittal-reminders';
+export const REQUEST_LOG_QUEUE = 'partner-request-log';
 export type QueueName =
   | typeof RECONCILIATION_QUEUE
   | typeof RECONCILIATION_DEAD_LETTER_QUEUE
@@ -55,7 +56,8 @@ export type QueueName =
   | typeof GRANT_ROUNDS_QUEUE
   | typeof PRIVACY_QUEUE
   | typeof GRANT_ADVICES_QUEUE
-  | typeof ACQUITTAL_REMINDERS_QUEUE;
+  | typeof ACQUITTAL_REMINDERS_QUEUE
+  | typeof REQUEST_LOG_QUEUE;
 
 /** In creation order: a dead-letter queue exists before the queue that names it. */
 export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
@@ -179,6 +181,16 @@ export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   // The daily look for acquittals to remind (services/grants/acquittals), one run at a time across every instance;
   // each run schedules the next day's. Each reminder is sent once (grant_acquittals.reminded_at).
   [ACQUITTAL_REMINDERS_QUEUE]: {
+    retryLimit: 3,
+    retryDelaySeconds: 60,
+    retryBackoff: true,
+    expireInSeconds: 900,
+    oneAtATime: true,
+  },
+  // The pruning of the partner request log (services/request-log/prune-worker.ts): one run at a time across every
+  // instance, hourly; each run schedules the next. Deleting what is past PARTNER_REQUEST_LOG_DAYS twice deletes
+  // nothing twice, so a retried run is harmless.
+  [REQUEST_LOG_QUEUE]: {
     retryLimit: 3,
     retryDelaySeconds: 60,
     retryBackoff: true,

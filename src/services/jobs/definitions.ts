@@ -15,6 +15,7 @@ import {
   QUEUE_POLICIES,
   RECEIPT_STATEMENTS_QUEUE,
   RECONCILIATION_QUEUE,
+  REQUEST_LOG_QUEUE,
   WEBHOOK_DELIVERY_QUEUE,
   type QueueName,
   type QueuePolicy,
@@ -111,6 +112,13 @@ export const acquittalRemindersJob = {
   name: ACQUITTAL_REMINDERS_QUEUE,
   payload: Type.Object({}, { additionalProperties: false }),
   retry: QUEUE_POLICIES[ACQUITTAL_REMINDERS_QUEUE],
+} satisfies JobDefinition<TSchema>;
+
+/** Prunes the partner request log past PARTNER_REQUEST_LOG_DAYS (services/request-log); each run schedules the next. */
+export const requestLogPruneJob = {
+  name: REQUEST_LOG_QUEUE,
+  payload: Type.Object({}, { additionalProperties: false }),
+  retry: QUEUE_POLICIES[REQUEST_LOG_QUEUE],
 } satisfies JobDefinition<TSchema>;
 
 /**

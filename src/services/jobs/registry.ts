@@ -20,6 +20,7 @@ import { PrivacyWorker } from '../privacy/worker.js';
 import { ReceiptStatementsWorker } from '../receipts/statements-worker.js';
 import { RecurringWorker } from '../recurring/worker.js';
 import { ReconciliationWorker } from '../reconciliation/worker.js';
+import { RequestLogPruneWorker } from '../request-log/prune-worker.js';
 import type { WebhookSettings } from '../webhooks/settings.js';
 import { WebhookDeliveryWorker } from '../webhooks/worker.js';
 import {
@@ -33,6 +34,7 @@ import {
   privacyJob,
   receiptStatementsJob,
   reconciliationJob,
+  requestLogPruneJob,
   webhookDeliveryJob,
   type JobDefinition,
 } from './definitions.js';
@@ -213,6 +215,18 @@ export const jobRegistry = {
         },
         now ?? (() => new Date()),
         child(log, 'grants'),
+      ),
+  },
+  // Hourly: the partner request log's rows past PARTNER_REQUEST_LOG_DAYS, deleted in chunks.
+  requestLogPrune: {
+    ...requestLogPruneJob,
+    worker: ({ config, database, queue, now, log }: JobDeps) =>
+      new RequestLogPruneWorker(
+        queue,
+        database,
+        config.PARTNER_REQUEST_LOG_DAYS,
+        now ?? (() => new Date()),
+        child(log, 'request-log'),
       ),
   },
 } satisfies Record<string, RegisteredJob>;

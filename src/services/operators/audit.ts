@@ -69,6 +69,13 @@ export const AuditActions = {
   grantAdviceDownload: 'grant.advice_download',
   grantAdviceSend: 'grant.advice_send',
   grantAcquittalRecord: 'grant.acquittal_record',
+  portalUserInvite: 'portal.user_invite',
+  portalUserAccept: 'portal.user_accept',
+  portalUserRole: 'portal.user_role',
+  portalUserRemove: 'portal.user_remove',
+  portalSignIn: 'portal.sign_in',
+  portalSignOut: 'portal.sign_out',
+  portalRecoveryCodeUsed: 'portal.recovery_code_used',
 } as const;
 
 export type AuditAction = (typeof AuditActions)[keyof typeof AuditActions];

@@ -1,0 +1,145 @@
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import type { PartnerRequestRow, PartnerRequestsTable } from '../db/schema-request-log.js';
+
+/** Rows deleted per statement when pruning: short transactions however large the backlog. */
+const PRUNE_CHUNK = 5000;
+
+export type NewPartnerRequest = Insertable<PartnerRequestsTable>;
+
+/** One multi-row insert of a batch of logged requests. */
+export async function insertPartnerRequests(db: Kysely<DB>, rows: NewPartnerRequest[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('partner_requests').values(rows).execute();
+}
+
+/** The partner and environment of each known client id (refused calls name only their client id). */
+export async function credentialsOfClientIds(
+  db: Kysely<DB>,
+  clientIds: string[],
+): Promise<Map<string, { partnerId: string; environment: string }>> {
+  if (clientIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('credentials')
+    .select(['client_id', 'partner_id', 'environment'])
+    .where('client_id', 'in', clientIds)
+    .execute();
+  return new Map(rows.map((r) => [r.client_id, { partnerId: r.partner_id, environment: r.environment }]));
+}
+
+/** Deletes the requests logged before `before`, a chunk per statement; the number deleted. */
+export async function prunePartnerRequests(db: Kysely<DB>, before: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const result = await sql`
+      delete from partner_requests where id in (
+        select id from partner_requests where at < ${before} order by at limit ${PRUNE_CHUNK})`.execute(db);
+    const deleted = Number(result.numAffectedRows ?? 0);
+    total += deleted;
+    if (deleted < PRUNE_CHUNK) return total;
+  }
+}
+
+export interface PartnerRequestFilter {
+  correlationId?: string;
+  /** An exact status, or a class: [400, 500) for 4xx. */
+  status?: { from: number; to: number };
+  route?: string;
+  from?: Date;
+  to?: Date;
+}
+
+/** Where a page starts: after the last row of the previous page (newest first). */
+export interface PartnerRequestCursor {
+  at: Date;
+  id: string;
+}
+
+export type PartnerRequestSummary = Omit<PartnerRequestRow, 'request_body' | 'response_body'>;
+
+/** One page of a partner's requests, newest first, matching `filter`, after `cursor`. */
+export function searchPartnerRequests(
+  db: Kysely<DB>,
+  partnerId: string,
+  filter: PartnerRequestFilter,
+  cursor: PartnerRequestCursor | null,
+  limit: number,
+): Promise<PartnerRequestSummary[]> {
+  let query = db
+    .selectFrom('partner_requests')
+    .select([
+      'id',
+      'partner_id',
+      'at',
+      'method',
+      'route',
+      'status',
+      'error_code',
+      'error_cause',
+      'latency_us',
+      'correlation_id',
+      'client_id',
+      'environment',
+    ])
+    .where('partner_id', '=', partnerId);
+  if (filter.correlationId !== undefined) query = query.where('correlation_id', '=', filter.correlationId);
+  if (filter.status) query = query.where('status', '>=', filter.status.from).where('status', '<', filter.status.to);
+  if (filter.route !== undefined) query = query.where('route', '=', filter.route);
+  if (filter.from) query = query.where('at', '>=', filter.from);
+  if (filter.to) query = query.where('at', '<', filter.to);
+  if (cursor) query = query.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(cursor.at, cursor.id)));
+  return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** One of a partner's requests with its bodies; undefined for another partner's, as for an unknown id. */
+export function partnerRequestById(
+  db: Kysely<DB>,
+  partnerId: string,
+  id: string,
+): Promise<PartnerRequestRow | undefined> {
+  return db
+    .selectFrom('partner_requests')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Requests and errors (status ≥ 400) per day (in `timeZone`) since `since`. */
+export async function requestsPerDay(
+  db: Kysely<DB>,
+  partnerId: string,
+  since: Date,
+  timeZone: string,
+): Promise<{ day: string; requests: number; errors: number }[]> {
+  const { rows } = await sql<{ day: string; requests: string; errors: string }>`
+    select to_char(at at time zone ${timeZone}, 'YYYY-MM-DD') as day, count(*) as requests,
+           count(*) filter (where status >= 400) as errors
+    from partner_requests where partner_id = ${partnerId} and at >= ${since}
+    group by 1 order by 1`.execute(db);
+  return rows.map((r) => ({ day: r.day, requests: Number(r.requests), errors: Number(r.errors) }));
+}
+
+/** Errors (status ≥ 400) per route and status from the day `firstDay` (in `timeZone`), most first. */
+export async function errorsPerRoute(
+  db: Kysely<DB>,
+  partnerId: string,
+  { since, timeZone, firstDay }: { since: Date; timeZone: string; firstDay: string },
+): Promise<{ method: string; route: string; status: number; errors: number }[]> {
+  const { rows } = await sql<{ method: string; route: string; status: number; errors: string }>`
+    select method, route, status, count(*) as errors
+    from partner_requests where partner_id = ${partnerId} and at >= ${since} and status >= 400
+      and to_char(at at time zone ${timeZone}, 'YYYY-MM-DD') >= ${firstDay}
+    group by method, route, status order by count(*) desc, route, method, status`.execute(db);
+  return rows.map((r) => ({ method: r.method, route: r.route, status: Number(r.status), errors: Number(r.errors) }));
+}
+
+/** Requests logged since `since` (the current quota window). */
+export async function requestsSince(db: Kysely<DB>, partnerId: string, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('partner_requests')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('partner_id', '=', partnerId)
+    .where('at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
