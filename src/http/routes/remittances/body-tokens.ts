@@ -66,10 +66,10 @@ export class BodyTokens {
   }
 
   private structure(info: ParsedTokenInfo): void {
-    const { token } = info;
+    const kind = info.token;
     switch (this.state) {
       case State.Start:
-        if (token === TokenType.LEFT_BRACE) this.state = State.KeyOrEnd;
+        if (kind === TokenType.LEFT_BRACE) this.state = State.KeyOrEnd;
         else {
           this.root = valueParser();
           this.root.parser.write(info);
@@ -79,11 +79,11 @@ export class BodyTokens {
       case State.Key:
         return this.memberName(info);
       case State.Colon:
-        if (token !== TokenType.COLON) throw new SyntaxError('expected a colon');
+        if (kind !== TokenType.COLON) throw new SyntaxError('expected a colon');
         this.state = State.Value;
         return;
       case State.Value:
-        if (this.key === 'remittances' && token === TokenType.LEFT_BRACKET) {
+        if (this.key === 'remittances' && kind === TokenType.LEFT_BRACKET) {
           this.reader.startEntries();
           this.state = State.EntryOrEnd;
         } else this.assemble(info);
@@ -94,32 +94,33 @@ export class BodyTokens {
   }
 
   private memberName(info: ParsedTokenInfo): void {
-    if (info.token === TokenType.STRING) {
+    const kind = info.token;
+    if (kind === TokenType.STRING) {
       this.key = info.value as string;
       this.state = State.Colon;
-    } else if (info.token === TokenType.RIGHT_BRACE && this.state === State.KeyOrEnd) this.state = State.Done;
+    } else if (kind === TokenType.RIGHT_BRACE && this.state === State.KeyOrEnd) this.state = State.Done;
     else throw new SyntaxError('expected a member name');
   }
 
   private separator(info: ParsedTokenInfo): void {
-    const { token } = info;
+    const kind = info.token;
     switch (this.state) {
       case State.EntryOrEnd:
       case State.Entry:
-        if (token === TokenType.RIGHT_BRACKET && this.state === State.EntryOrEnd) this.state = State.AfterValue;
+        if (kind === TokenType.RIGHT_BRACKET && this.state === State.EntryOrEnd) this.state = State.AfterValue;
         else {
           this.state = State.Entry;
           this.assemble(info);
         }
         return;
       case State.AfterEntry:
-        if (token === TokenType.COMMA) this.state = State.Entry;
-        else if (token === TokenType.RIGHT_BRACKET) this.state = State.AfterValue;
+        if (kind === TokenType.COMMA) this.state = State.Entry;
+        else if (kind === TokenType.RIGHT_BRACKET) this.state = State.AfterValue;
         else throw new SyntaxError('expected a comma or the end of the array');
         return;
       case State.AfterValue:
-        if (token === TokenType.COMMA) this.state = State.Key;
-        else if (token === TokenType.RIGHT_BRACE) this.state = State.Done;
+        if (kind === TokenType.COMMA) this.state = State.Key;
+        else if (kind === TokenType.RIGHT_BRACE) this.state = State.Done;
         else throw new SyntaxError('expected a comma or the end of the object');
         return;
       default:
