@@ -1,4 +1,4 @@
-import { TokenParser, TokenType, type ParsedTokenInfo } from '@streamparser/json';
+import { TokenParser, TokenType as Lexeme, type ParsedTokenInfo } from '@streamparser/json';
 import { scan, wholeBodyFindings, type BodyReader, type RemittanceBody, type Validators } from './body-reader.js';
 
 const enum State {
@@ -14,7 +14,7 @@ const enum State {
   Done,
 }
 
-const CLOSING = new Set([TokenType.COLON, TokenType.COMMA, TokenType.RIGHT_BRACE, TokenType.RIGHT_BRACKET]);
+const CLOSING = new Set([Lexeme.COLON, Lexeme.COMMA, Lexeme.RIGHT_BRACE, Lexeme.RIGHT_BRACKET]);
 
 /** A TokenParser that assembles one value; `done` holds it once complete. */
 function valueParser(): { parser: TokenParser; done: { value: unknown } | null } {
@@ -69,7 +69,7 @@ export class BodyTokens {
     const kind = info.token;
     switch (this.state) {
       case State.Start:
-        if (kind === TokenType.LEFT_BRACE) this.state = State.KeyOrEnd;
+        if (kind === Lexeme.LEFT_BRACE) this.state = State.KeyOrEnd;
         else {
           this.root = valueParser();
           this.root.parser.write(info);
@@ -79,11 +79,11 @@ export class BodyTokens {
       case State.Key:
         return this.memberName(info);
       case State.Colon:
-        if (kind !== TokenType.COLON) throw new SyntaxError('expected a colon');
+        if (kind !== Lexeme.COLON) throw new SyntaxError('expected a colon');
         this.state = State.Value;
         return;
       case State.Value:
-        if (this.key === 'remittances' && kind === TokenType.LEFT_BRACKET) {
+        if (this.key === 'remittances' && kind === Lexeme.LEFT_BRACKET) {
           this.reader.startEntries();
           this.state = State.EntryOrEnd;
         } else this.assemble(info);
@@ -95,10 +95,10 @@ export class BodyTokens {
 
   private memberName(info: ParsedTokenInfo): void {
     const kind = info.token;
-    if (kind === TokenType.STRING) {
+    if (kind === Lexeme.STRING) {
       this.key = info.value as string;
       this.state = State.Colon;
-    } else if (kind === TokenType.RIGHT_BRACE && this.state === State.KeyOrEnd) this.state = State.Done;
+    } else if (kind === Lexeme.RIGHT_BRACE && this.state === State.KeyOrEnd) this.state = State.Done;
     else throw new SyntaxError('expected a member name');
   }
 
@@ -107,20 +107,20 @@ export class BodyTokens {
     switch (this.state) {
       case State.EntryOrEnd:
       case State.Entry:
-        if (kind === TokenType.RIGHT_BRACKET && this.state === State.EntryOrEnd) this.state = State.AfterValue;
+        if (kind === Lexeme.RIGHT_BRACKET && this.state === State.EntryOrEnd) this.state = State.AfterValue;
         else {
           this.state = State.Entry;
           this.assemble(info);
         }
         return;
       case State.AfterEntry:
-        if (kind === TokenType.COMMA) this.state = State.Entry;
-        else if (kind === TokenType.RIGHT_BRACKET) this.state = State.AfterValue;
+        if (kind === Lexeme.COMMA) this.state = State.Entry;
+        else if (kind === Lexeme.RIGHT_BRACKET) this.state = State.AfterValue;
         else throw new SyntaxError('expected a comma or the end of the array');
         return;
       case State.AfterValue:
-        if (kind === TokenType.COMMA) this.state = State.Key;
-        else if (kind === TokenType.RIGHT_BRACE) this.state = State.Done;
+        if (kind === Lexeme.COMMA) this.state = State.Key;
+        else if (kind === Lexeme.RIGHT_BRACE) this.state = State.Done;
         else throw new SyntaxError('expected a comma or the end of the object');
         return;
       default:
