@@ -6,7 +6,7 @@ import type { ReportResult } from './remittance-report.js';
 import type { Target } from './report.js';
 
 /**
- * The request path's bounds (issue 54; docs/performance/request-path.md): p99 at 50 connections and GET /ping's
+ * The request path's bounds (docs/performance/request-path.md): p99 at 50 connections and GET /ping's
  * ratio to the bare node:http baseline, each stated per database. They replace the older ≤ 10 ms and ≥ 0.75×,
  * which they imply on both databases.
  */
