@@ -37,6 +37,7 @@ import { databaseGauges } from './infrastructure/metrics/database-gauges.js';
 import { createMetrics } from './infrastructure/metrics/metrics.js';
 import { paymentsFor, type StripeIntegration } from './infrastructure/payments/select-provider.js';
 import { metricsPlugin } from './http/plugins/metrics.js';
+import { routeOf } from './http/route-of.js';
 import { operationsRoutes } from './http/routes/platform/index.js';
 import { registerRoutes } from './http/partner-routes.js';
 import './http/types.js';
@@ -137,7 +138,7 @@ async function addRequestAccounting(app: App, deps: AppDeps, now: () => Date) {
   // Refused partner calls, counted for the console's dashboard (the console's own routes are public here).
   app.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
-    if ((status === 401 || status === 429) && !request.routeOptions.config?.public)
+    if ((status === 401 || status === 429) && !routeOf(request).config?.public)
       rejections.record(status === 401 ? 'authentication' : 'quota', request.principal?.partnerId);
     done();
   });

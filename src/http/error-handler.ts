@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../infrastructure/db/unavailable.js';
 import { errorEnvelope } from './envelope.js';
+import { routeOf } from './route-of.js';
 import { ApiError, ErrorCatalogue, type ErrorKind } from '../api-errors.js';
 import { causeFields } from './logging.js';
 import { describeValidationErrors } from './validation-cause.js';
@@ -36,7 +37,7 @@ const KIND_BY_STATUS: Record<number, ErrorKind> = {
 
 /** The method value of the envelope: the route's own (section 2.1), or `/` for anything unhandled. */
 function envelopeMethod(request: FastifyRequest): string {
-  return request.routeOptions.config?.envelopeMethod ?? '/';
+  return routeOf(request).config?.envelopeMethod ?? '/';
 }
 
 /** The request's correlation id; framework errors answered before our hooks ran read the header themselves. */

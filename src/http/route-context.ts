@@ -23,6 +23,7 @@ import type { RecurringDeps } from '../services/recurring/deps.js';
 import type { RequestContext } from '../services/record-donation.js';
 import type { WebhookSettings } from '../services/webhooks/settings.js';
 import { successEnvelope } from './envelope.js';
+import { routeOf } from './route-of.js';
 import { requirePrincipal } from './types.js';
 
 export type App = FastifyInstance<
@@ -63,7 +64,25 @@ export interface RouteDeps {
 export function sendItems<T>(request: FastifyRequest, reply: FastifyReply, items: T, status = 200) {
   return reply
     .code(status)
-    .send(successEnvelope(request.correlationId, request.routeOptions.config.envelopeMethod ?? '/', items));
+    .send(successEnvelope(request.correlationId, routeOf(request).config.envelopeMethod ?? '/', items));
+}
+
+/**
+ * `sendItems` for a handler whose service answers at once when it can (a cached enrolment) and with a promise
+ * otherwise: the answer known now is sent in the handler's own turn, without a promise (Fastify takes a handler's
+ * `undefined` after a send as done).
+ */
+export function sendItemsWhenKnown<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  items: T | Promise<T>,
+): Promise<void> | undefined {
+  if (items instanceof Promise)
+    return items.then((known) => {
+      sendItems(request, reply, known);
+    });
+  sendItems(request, reply, items);
+  return undefined;
 }
 
 /** The caller, its correlation id and its Idempotency-Key, for services. */

@@ -24,9 +24,9 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * A credential row as cached (null: no such client id), with what every request of it needs made once: its stored
- * digest decoded and its principal (nothing mutates a principal).
+ * digest decoded and the verdict that accepts it, with its principal (nothing mutates a principal).
  */
-type Known = { record: null } | { record: CredentialRecord; digest: Buffer; principal: Principal };
+type Known = { record: null } | { record: CredentialRecord; digest: Buffer; accepted: { principal: Principal } };
 
 /**
  * Why a pair is refused: no such client id, a known client id with a wrong secret (someone may be guessing it), or
@@ -61,13 +61,15 @@ export class CredentialVerifier {
 
   private judge(clientId: string, secret: string, known: Known): Verdict {
     if (!known.record) return { rejected: 'unknown-client', detail: 'unknown client_id' };
-    const { record, digest, principal } = known;
+    const { record, digest, accepted } = known;
     if (!secretMatches(secret, digest)) return { rejected: 'wrong-secret', detail: 'wrong client_secret' };
     const now = this.options.now();
     const rejection = credentialRejection(record, this.options.environment, now);
     if (rejection) return { rejected: 'unusable', detail: rejection };
     this.recordUse(clientId, now);
-    return { principal };
+    // The same verdict object for every request of the credential: nothing mutates it, and it is one less
+    // allocation on every request (docs/performance/request-path.md).
+    return accepted;
   }
 
   /** Forgets cached rows, e.g. after this process changed a credential. */
@@ -79,7 +81,7 @@ export class CredentialVerifier {
   private async load(clientId: string): Promise<Known> {
     const record = (await this.options.load(clientId)) ?? null;
     const known: Known = record
-      ? { record, digest: storedDigest(record.secretHash), principal: principalOf(record) }
+      ? { record, digest: storedDigest(record.secretHash), accepted: { principal: principalOf(record) } }
       : { record: null };
     if (this.options.cacheTtlMs > 0) this.cache.set(clientId, known);
     return known;

@@ -10,7 +10,7 @@ export type EnrolmentCheck =
   | { enrolled: true; account: Account; product: Product }
   | { enrolled: false; account: Account | undefined; reason: string };
 
-type Enrolled = Extract<EnrolmentCheck, { enrolled: true }>;
+export type Enrolled = Extract<EnrolmentCheck, { enrolled: true }>;
 
 /**
  * Active enrolment (docs/decisions/0008-active-enrolment-is-an-activated-product.md): the account has a product

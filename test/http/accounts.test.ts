@@ -33,6 +33,20 @@ describe('GET /accounts/{id} (section 4.9)', () => {
     });
   });
 
+  it('answers from the enrolment cache exactly as from the database, each request with its own correlation id', async () => {
+    // The first request of a fresh key reads the database and fills the cache; the next ones are answered from it,
+    // without a promise (docs/decisions/0082-request-path-budget.md).
+    const query = { channel: 'Storefront App' };
+    const answers = [];
+    for (const correlationId of [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()])
+      answers.push(await t.get('/accounts/10000001', { query, correlationId, as: t.storefront }));
+    for (const answer of answers) expect(answer.statusCode).toBe(200);
+    const [first, ...cached] = answers.map((a) => a.json());
+    for (const body of cached) expect(body.data).toEqual(first.data);
+    expect(answers.map((a) => a.json().correlationId)).toEqual(answers.map((a) => a.headers['x-correlation-id']));
+    expect(new Set(answers.map((a) => a.json().correlationId)).size).toBe(3);
+  });
+
   it("the other channel's partner sees that channel's product", async () => {
     const response = await t.get('/accounts/10000001', {
       as: t.registration,

@@ -35,6 +35,22 @@ describe('GET /fundraisers (section 4.4)', () => {
     }
   });
 
+  it('answers each id with itself when the enrolment is cached under several ids', async () => {
+    // Cached answers are sent without a promise and their views are kept per cache entry
+    // (docs/decisions/0082-request-path-budget.md): a view made for one id must never answer another.
+    for (let round = 0; round < 3; round += 1)
+      for (const id of ['10000001', '0015g00000Demo1AAA', '0015g00000Demo1']) {
+        const response = await check(id);
+        expect(response.statusCode).toBe(200);
+        expect(response.json().data.items).toEqual({
+          name: 'Riverside Junior Football Club',
+          fundraiserId: id,
+          productEnrollmentId: 'PE-10000001-SF',
+          status: 'Enrollment Validated',
+        });
+      }
+  });
+
   it("finds a fundraiser enrolled in the other channel for that channel's partner", async () => {
     const response = await check('10000003', 'Registration Integration', t.registration);
     expect(response.statusCode).toBe(200);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { routeOf } from '../route-of.js';
 import { sameSecret } from '../../domain/constant-time.js';
 import { ApiError } from '../../api-errors.js';
 import type { Counter } from 'prom-client';
@@ -32,7 +33,8 @@ export const authenticatePlugin = fp<AuthenticateOptions>(
     app.decorateRequest('principal', null);
     // Callback style: a request whose credential is cached is checked without a promise or a turn of the loop.
     app.addHook('onRequest', (request, _reply, done) => {
-      if (request.routeOptions.config?.public || !request.routeOptions.url) return done();
+      const route = routeOf(request);
+      if (route.config?.public || !route.url) return done();
       let outcome: Principal | Promise<Principal>;
       try {
         outcome = authenticate(request, options);
@@ -63,18 +65,30 @@ function authenticate(request: FastifyRequest, options: AuthenticateOptions): Pr
     throw new ApiError('AUTHENTICATION_THROTTLED', `Too many failed authentications; retry in ${retryAfter} s`, {
       'retry-after': String(retryAfter),
     });
-  const failed = { request, options, address };
   const clientId = header(request, 'client_id');
   const clientSecret = header(request, 'client_secret');
   const basic = basicCredentials(request);
-  if (!clientId || !clientSecret) return refuse(failed, clientId, 'missing', 'missing credentials');
+  // What a refusal logs and counts is made only for a refusal: an accepted request allocates nothing here.
+  if (!clientId || !clientSecret)
+    return refuse({ request, options, address }, clientId, 'missing', 'missing credentials');
   if (basic === 'malformed' || (basic && !(basic.id === clientId && sameSecret(basic.secret, clientSecret))))
-    return refuse(failed, clientId, 'basic-mismatch', 'Authorization header does not match');
-  if (requireBasic && !basic) return refuse(failed, clientId, 'basic-mismatch', 'Authorization header required');
+    return refuse({ request, options, address }, clientId, 'basic-mismatch', 'Authorization header does not match');
+  if (requireBasic && !basic)
+    return refuse({ request, options, address }, clientId, 'basic-mismatch', 'Authorization header required');
   const verdict = verifier.verify(clientId, clientSecret);
-  const decide = (v: Verdict): Principal | Promise<Principal> =>
-    'rejected' in v ? refuse(failed, clientId, v.rejected, v.detail) : v.principal;
-  return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
+  if (verdict instanceof Promise) return verdict.then((v) => decide(request, options, address, clientId, v));
+  return decide(request, options, address, clientId, verdict);
+}
+
+function decide(
+  request: FastifyRequest,
+  options: AuthenticateOptions,
+  address: string,
+  clientId: string,
+  verdict: Verdict,
+): Principal | Promise<Principal> {
+  if ('rejected' in verdict) return refuse({ request, options, address }, clientId, verdict.rejected, verdict.detail);
+  return verdict.principal;
 }
 
 /**

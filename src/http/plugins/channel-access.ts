@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { routeOf } from '../route-of.js';
 import { ApiError } from '../../api-errors.js';
 import type { ChannelDirectory } from '../../services/channel-directory.js';
 
@@ -13,7 +14,7 @@ import type { ChannelDirectory } from '../../services/channel-directory.js';
 export const channelAccessPlugin = fp<{ channels: ChannelDirectory }>(
   async (app: FastifyInstance, { channels }) => {
     app.addHook('preValidation', (request, _reply, done) => {
-      const where = request.routeOptions.config?.channelFrom ?? 'none';
+      const where = routeOf(request).config?.channelFrom ?? 'none';
       if (where === 'none' || !request.principal) return done();
       const container = where === 'query' ? request.query : (request.body as { source?: unknown } | undefined)?.source;
       const channel = (container as { channel?: unknown } | undefined)?.channel;

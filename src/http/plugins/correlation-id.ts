@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { routeOf } from '../route-of.js';
 import { ApiError } from '../../api-errors.js';
 import { customFormats } from '../schemas/formats.js';
 
@@ -23,7 +24,7 @@ export const correlationIdPlugin = fp(
       }
       request.correlationId = randomUUID();
       // Public pages (the OpenAPI document, the sandbox's hosted mandate page) are opened by browsers and tools.
-      if (request.routeOptions.config?.public) return done();
+      if (routeOf(request).config?.public) return done();
       done(
         new ApiError(
           'VALIDATION',

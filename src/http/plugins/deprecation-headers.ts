@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { routeOf } from '../route-of.js';
 import type { ApiDeprecation } from '../../infrastructure/db/schema-partner-contacts.js';
 
 /** How long an instance answers from the deprecations it read before reading them again. */
@@ -38,7 +39,8 @@ export const deprecationHeadersPlugin = fp<{ basePath: string; load: () => Promi
           .catch(() => undefined)
           .finally(() => ((readAt = Date.now()), (reading = false)));
       }
-      const url = request.routeOptions.url;
+      // Nearly always nothing is announced: no route is looked up then.
+      const url = routes.size > 0 ? routeOf(request).url : undefined;
       const announced = url?.startsWith(basePath) ? routes.get(routeKey(request.method, url)) : undefined;
       if (announced) {
         reply.header('deprecation', announced.deprecation);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { routeOf } from '../route-of.js';
 import type { AppMetrics } from '../../infrastructure/metrics/metrics.js';
 
 /**
@@ -9,11 +10,12 @@ import type { AppMetrics } from '../../infrastructure/metrics/metrics.js';
 export const metricsPlugin = fp<{ metrics: AppMetrics; donationsRoute: string }>(
   async (app: FastifyInstance, { metrics, donationsRoute }) => {
     app.addHook('onResponse', (request, reply, done) => {
-      const route = request.routeOptions.url ?? '(no route)';
+      const matched = routeOf(request);
+      const route = matched.url ?? '(no route)';
       const status = reply.statusCode;
       metrics.requests.inc({ route, method: request.method, status: String(status) });
       metrics.latency.observe({ route, method: request.method }, reply.elapsedTime / 1000);
-      if ((status === 401 || status === 429) && !request.routeOptions.config?.public)
+      if ((status === 401 || status === 429) && !matched.config?.public)
         metrics.rejections.inc({ reason: status === 401 ? 'authentication' : 'quota' });
       const replayed = reply.getHeader('idempotent-replayed') === 'true';
       if (route === donationsRoute && request.method === 'POST' && status < 300 && !replayed)

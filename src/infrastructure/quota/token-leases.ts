@@ -13,7 +13,12 @@ export interface LeaseSettings {
   headroomShare: number;
 }
 
-const DEFAULT_LEASE_SETTINGS: LeaseSettings = { leaseMs: 25, maxLease: 1000, headroomShare: 32 };
+/**
+ * A quarter of a second of a partner's rate, refilled at half: a partner at tens of thousands of requests a second
+ * costs about eight statements a second, not eighty, each an upsert and a commit in PostgreSQL beside the requests
+ * (docs/decisions/0082-request-path-budget.md). Exactness near the limit is the headroom share's, not this.
+ */
+const DEFAULT_LEASE_SETTINGS: LeaseSettings = { leaseMs: 250, maxLease: 10_000, headroomShare: 32 };
 
 interface Waiter {
   resolve(count: number): void;

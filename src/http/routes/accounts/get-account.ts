@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { getAccount } from '../../../services/accounts.js';
-import { sendItems, type App, type RouteDeps } from '../../route-context.js';
+import { sendItemsWhenKnown, type App, type RouteDeps } from '../../route-context.js';
 import { RequestHeaders, RequiredText, SourceChannel } from '../../../contract/common.js';
 import { envelopeResponse, errorResponses } from '../../schemas/responses.js';
 
@@ -62,7 +62,7 @@ export default async function getAccountRoute(app: App, { db, enrolments }: Rout
       },
       config: { envelopeMethod: '/accounts/:id', channelFrom: 'query' },
     },
-    async (request, reply) =>
-      sendItems(request, reply, await getAccount(db, enrolments, request.params.id, request.query.channel)),
+    (request, reply) =>
+      sendItemsWhenKnown(request, reply, getAccount(db, enrolments, request.params.id, request.query.channel)),
   );
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { validateFundraiser } from '../../../services/accounts.js';
-import { sendItems, type App, type RouteDeps } from '../../route-context.js';
+import { sendItemsWhenKnown, type App, type RouteDeps } from '../../route-context.js';
 import { RequestHeaders, RequiredText, SourceChannel } from '../../../contract/common.js';
 import { envelopeResponse, errorResponses } from '../../schemas/responses.js';
 
@@ -39,7 +39,7 @@ export default async function getFundraisersRoute(app: App, { db, enrolments }: 
       },
       config: { envelopeMethod: '/fundraisers', channelFrom: 'query' },
     },
-    async (request, reply) =>
-      sendItems(request, reply, await validateFundraiser(db, enrolments, request.query.id, request.query.channel)),
+    (request, reply) =>
+      sendItemsWhenKnown(request, reply, validateFundraiser(db, enrolments, request.query.id, request.query.channel)),
   );
 }
