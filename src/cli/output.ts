@@ -115,6 +115,12 @@ export function fields(pairs: [label: string, value: unknown][]): string {
 export const tableOr = <T>(rows: readonly T[], columns: Column<T>[], empty: string) =>
   rows.length === 0 ? empty : table(rows, columns);
 
+/** A page's table, then how to ask for the next page when there is one (docs/decisions/0074-operators-listings-by-key.md). */
+export const pageOr = <T>(page: { items: readonly T[]; next: string | null }, columns: Column<T>[], empty: string) =>
+  page.next === null
+    ? tableOr(page.items, columns, empty)
+    : `${table(page.items, columns)}\nMore: run again with --after ${page.next}`;
+
 function cell(value: unknown): string {
   if (value === null || value === undefined || value === '') return '-';
   if (value instanceof Date) return formatTime(value);

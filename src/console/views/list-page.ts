@@ -2,9 +2,16 @@ import type { FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
 import type { ConsoleSession } from '../../services/console/sessions.js';
 import type { OperatorContext } from '../../services/operators/context.js';
-import { operatorContext, sessionOf, type ConsoleDeps, type ConsolePage, type Notice } from '../route-context.js';
+import {
+  operatorContext,
+  param,
+  sessionOf,
+  type ConsoleDeps,
+  type ConsolePage,
+  type Notice,
+} from '../route-context.js';
 import { refusal, type ShowPage } from './change-route.js';
-import { dataTable, type Column } from './components.js';
+import { dataTable, link, type Column } from './components.js';
 import {
   filterForm,
   filterOptions,
@@ -52,6 +59,8 @@ export interface ListView {
   values: FilterValues;
   /** A filter's value, or undefined when it was not asked for (what the services take). */
   asked: (name: string) => string | undefined;
+  /** The cursor of the page asked for (`?after=`, the `next` of the page before), for lists read by key. */
+  after: string | undefined;
   /** The choices of the selects (empty while the query runs). */
   options: FilterOptions;
 }
@@ -63,6 +72,11 @@ export interface ListResult<Row> {
   /** Already-rendered HTML above the form (counts) and between the form and the table (totals, "not found"). */
   above?: string;
   summary?: string;
+  /**
+   * Where the next page starts, for a list read by key (docs/decisions/0074-operators-listings-by-key.md): a "Next
+   * page" link below the table keeps the filters and adds `after`.
+   */
+  next?: string | null;
 }
 
 export interface ListRoutes {
@@ -82,6 +96,7 @@ export function listPage<Row>(page: ListPage<Row>): ListRoutes {
       ops: operatorContext(request, deps),
       values,
       asked: (name) => values[name] || undefined,
+      after: param(request, 'after') || undefined,
       options: {},
     };
     const [options, answer] = await Promise.all([filterOptions(page.filters, view.ops), run(page, view)]);
@@ -90,7 +105,8 @@ export function listPage<Row>(page: ListPage<Row>): ListRoutes {
     const status = 'refused' in answer ? answer.status : (shown.status ?? 200);
     const result: ListResult<Row> = 'refused' in answer ? { rows: null } : answer;
     const body = html`!${shown.above ?? ''}!${page.above?.(view) ?? ''}!${result.above ?? ''}!${form(page, view)}
-    !${result.summary ?? ''}!${result.rows ? table(page, view, result.rows) : ''}!${(await page.below?.(view)) ?? ''}`;
+    !${result.summary ?? ''}!${result.rows ? table(page, view, result.rows) : ''}
+    !${result.next ? nextLink(`/console${page.path}`, values, result.next) : ''}!${(await page.below?.(view)) ?? ''}`;
     return sendPage(reply, status, { title: page.title, section: page.section, session: view.session, notice }, body);
   };
   return { route: (app, deps) => app.get(page.path, (request, reply) => show(deps, request, reply)), show };
@@ -124,4 +140,16 @@ function table<Row>(page: ListPage<Row>, view: ListView, rows: readonly Row[]): 
   const given = <T>(part: T | ((view: ListView) => T)) =>
     typeof part === 'function' ? (part as (view: ListView) => T)(view) : part;
   return dataTable(rows, given(page.columns), { caption: given(page.caption), empty: given(page.empty) });
+}
+
+/** A link to the page after `cursor`, with the filters the list was shown with. */
+export function nextLink(
+  path: string,
+  values: Readonly<Record<string, string>>,
+  cursor: string,
+  name = 'after',
+): string {
+  const query = new URLSearchParams(Object.entries(values).filter(([, value]) => value !== ''));
+  query.set(name, cursor);
+  return html`<p class="next-page">!${link(`${path}?${query.toString()}`, 'Next page')}</p>`;
 }

@@ -38,19 +38,27 @@ export interface UnpaidEntryRow {
   amount_cents: string;
   partner_name: string;
   created_at: Date;
+  /** created_at as PostgreSQL writes it, to the microsecond: the page's key (a Date keeps milliseconds only). */
+  received_key: string;
 }
 
-/** `matched` entries whose money no match received, the oldest batch first. */
-export async function listUnpaidEntries(db: Kysely<DB>, limit: number): Promise<UnpaidEntryRow[]> {
+/**
+ * `matched` entries whose money no match received, the oldest batch first, from the work list of open entries
+ * (migration 045), after `after` (received_at, batch_id, position) when given.
+ */
+export async function listUnpaidEntries(
+  db: Kysely<DB>,
+  page: { limit: number; after?: readonly [string, string, number] },
+): Promise<UnpaidEntryRow[]> {
+  const after = page.after;
   const { rows } = await sql<UnpaidEntryRow>`
-    select e.batch_id, e.position, e.bank_reference_id, e.amount_cents, p.name as partner_name, b.created_at
-    from remittance_batches b
-    join partners p on p.id = b.partner_id
-    join remittance_entries e on e.batch_id = b.id and e.outcome = 'matched'
-    where not exists (select 1 from bank_match_entries me
-                      where me.batch_id = e.batch_id and me.position = e.position and me.active)
-    order by b.created_at, e.batch_id, e.position
-    limit ${limit}`.execute(db);
+    select o.batch_id, o.position, o.bank_reference_id, o.amount_cents, p.name as partner_name,
+           o.received_at as created_at, o.received_at::text as received_key
+    from bank_open_entries o
+    join partners p on p.id = o.partner_id
+    ${after ? sql`where (o.received_at, o.batch_id, o.position) > (${after[0]}::timestamptz, ${after[1]}::uuid, ${after[2]})` : sql``}
+    order by o.received_at, o.batch_id, o.position
+    limit ${page.limit}`.execute(db);
   return rows;
 }
 

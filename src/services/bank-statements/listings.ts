@@ -9,6 +9,7 @@ import {
   listUnpaidEntries,
 } from '../../infrastructure/repositories/bank-listings.js';
 import type { OperatorContext } from '../operators/context.js';
+import { decodeCursor, pageOf, type Page } from '../operators/list-cursor.js';
 
 /** What `fundraiser-admin bank …` and the console's bank pages list, with ages in days (docs/bank-statements.md). */
 
@@ -64,17 +65,30 @@ export interface UnpaidEntry {
   ageDays: number;
 }
 
-export async function unpaidEntries(ctx: OperatorContext, clock: Clock, limit: number): Promise<UnpaidEntry[]> {
+/** A page of the unpaid entries, oldest batch first; `after` is the `next` of the page before. */
+export async function unpaidEntries(
+  ctx: OperatorContext,
+  clock: Clock,
+  page: { limit: number; after?: string },
+): Promise<Page<UnpaidEntry>> {
   const now = today(ctx, clock);
-  return (await listUnpaidEntries(ctx.db, limit)).map((e) => ({
-    batchId: e.batch_id,
-    index: e.position,
-    bankReferenceId: e.bank_reference_id,
-    amountCents: Number(e.amount_cents),
-    partner: e.partner_name,
-    receivedAt: new Date(e.created_at),
-    ageDays: ageOf(now, dateIn(new Date(e.created_at), clock.timeZone)),
-  }));
+  const after = decodeCursor(page.after, ['instant', 'uuid', 'integer'], 'after') as
+    [string, string, number] | undefined;
+  const rows = await listUnpaidEntries(ctx.db, { limit: page.limit + 1, ...(after ? { after } : {}) });
+  return pageOf(
+    rows,
+    page.limit,
+    (e) => [e.received_key, e.batch_id, e.position],
+    (e) => ({
+      batchId: e.batch_id,
+      index: e.position,
+      bankReferenceId: e.bank_reference_id,
+      amountCents: Number(e.amount_cents),
+      partner: e.partner_name,
+      receivedAt: new Date(e.created_at),
+      ageDays: ageOf(now, dateIn(new Date(e.created_at), clock.timeZone)),
+    }),
+  );
 }
 
 export interface OpenSuggestion {
