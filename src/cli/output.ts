@@ -121,6 +121,10 @@ export const pageOr = <T>(page: { items: readonly T[]; next: string | null }, co
     ? tableOr(page.items, columns, empty)
     : `${table(page.items, columns)}\nMore: run again with --after ${page.next}`;
 
+/** A full page's table, then how to ask for the page after its last row's id (`last`), when there may be one. */
+export const moreAfter = (text: string, last: number | string | null) =>
+  last === null ? text : `${text}\nMore: run again with --after ${last}`;
+
 function cell(value: unknown): string {
   if (value === null || value === undefined || value === '') return '-';
   if (value instanceof Date) return formatTime(value);

@@ -1,5 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { camt053, dayOf } from '../bank-statements/support.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { cli, ok, type Cli } from './harness.js';
 
@@ -72,5 +76,55 @@ describe('receipts outbox --after', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('after: is not a cursor this list gave');
     noStack(refused.stderr);
+  });
+});
+
+describe('bank lines and bank matches --after', () => {
+  it('walks lines (all, and unmatched) and matches a page at a time, each once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lists-cli-'));
+    try {
+      const path = join(dir, 'pages.xml');
+      writeFileSync(
+        path,
+        camt053(
+          Array.from({ length: 7 }, (_, i) => ({
+            amount: `${i + 1}.00`,
+            booked: dayOf(t, -i),
+            bankRef: `PAGES-${i}`,
+            ustrd: ['no reference'],
+          })),
+        ),
+      );
+      await ok(run, 'bank', 'import', path);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    for (const only of [[], ['--unmatched']]) {
+      const whole = (await ok(run, 'bank', 'lines', ...only, '--limit', '1000')).lines as { id: number }[];
+      expect(whole.length).toBeGreaterThanOrEqual(7);
+      const walked: { id: number }[] = [];
+      let page = (await ok(run, 'bank', 'lines', ...only, '--limit', '3')).lines as { id: number }[];
+      while (page.length > 0) {
+        walked.push(...page);
+        const after = String(page.at(-1)!.id);
+        page = (await ok(run, 'bank', 'lines', ...only, '--limit', '3', '--after', after)).lines;
+      }
+      expect(walked).toEqual(whole);
+    }
+    expect((await run('bank', 'lines', '--limit', '3')).stdout).toMatch(/More: run again with --after \d+/);
+    const refused = await run('bank', 'lines', '--after', '999999999');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('after: there is no bank line 999999999.');
+    noStack(refused.stderr);
+
+    await sql`
+      insert into bank_matches (method, rule, line_cents, entry_cents, decided_by)
+      select 'confirmed', 'one_to_one', 100, 100, 'pager' from generate_series(1, 5)`.execute(t.db);
+    const matches = (await ok(run, 'bank', 'matches', '--limit', '1000')).matches as { id: number }[];
+    const first = (await ok(run, 'bank', 'matches', '--limit', '2')).matches as { id: number }[];
+    const second = (await ok(run, 'bank', 'matches', '--limit', '2', '--after', String(first.at(-1)!.id))).matches as {
+      id: number;
+    }[];
+    expect([...first, ...second]).toEqual(matches.slice(0, 4));
   });
 });

@@ -2,6 +2,7 @@ import type { BankMatchingSettings } from '../../config/index.js';
 import { daysApart } from '../../domain/bank-matching.js';
 import { dateIn } from '../../domain/calendar-date.js';
 import {
+  lineExists,
   listLines,
   listMatches,
   listOpenSuggestions,
@@ -10,6 +11,7 @@ import {
 } from '../../infrastructure/repositories/bank-listings.js';
 import type { OperatorContext } from '../operators/context.js';
 import { decodeCursor, pageOf, type Page } from '../operators/list-cursor.js';
+import { InvalidInputError } from '../operators/operator-errors.js';
 
 /** What `fundraiser-admin bank …` and the console's bank pages list, with ages in days (docs/bank-statements.md). */
 
@@ -37,9 +39,10 @@ export interface BankLine {
 export async function bankLines(
   ctx: OperatorContext,
   clock: Clock,
-  options: { unmatched: boolean; limit: number },
+  options: { unmatched: boolean; limit: number; after?: number },
 ): Promise<BankLine[]> {
   const now = today(ctx, clock);
+  if (options.after !== undefined) await requireLine(ctx, options.after);
   return (await listLines(ctx.db, options)).map((l) => ({
     id: Number(l.id),
     file: l.file_name,
@@ -53,6 +56,11 @@ export async function bankLines(
     reference: l.reference,
     matchId: l.match_id === null ? null : Number(l.match_id),
   }));
+}
+
+/** The line a page of lines starts after (docs/decisions/0074-operators-listings-by-key.md). */
+async function requireLine(ctx: OperatorContext, id: number) {
+  if (!(await lineExists(ctx.db, id))) throw new InvalidInputError(`after: there is no bank line ${id}.`);
 }
 
 export interface UnpaidEntry {
@@ -140,8 +148,9 @@ export interface BankMatch {
   entries: string[];
 }
 
-export async function bankMatches(ctx: OperatorContext, limit: number): Promise<BankMatch[]> {
-  return (await listMatches(ctx.db, limit)).map((m) => ({
+/** Matches newest first; `after`: the last match id of the page before (a page by key). */
+export async function bankMatches(ctx: OperatorContext, limit: number, after?: number): Promise<BankMatch[]> {
+  return (await listMatches(ctx.db, limit, after)).map((m) => ({
     id: Number(m.id),
     method: m.method,
     rule: m.rule,

@@ -3,7 +3,7 @@ import { listAudit } from '../../../services/operators/audit.js';
 import { parseInstant } from '../../../services/operators/time-range.js';
 import type { CliContext } from '../../context.js';
 import { wholeNumber, withJson } from '../../options.js';
-import { tableOr } from '../../output.js';
+import { moreAfter, tableOr } from '../../output.js';
 
 interface AuditListOptions {
   operator?: string;
@@ -43,11 +43,10 @@ export function registerAuditList(audit: Command, ctx: CliContext) {
         ...(options.after === undefined ? {} : { after: options.after }),
       });
       // A full page may have a next one: said to people; a script passes the last entry's id as --after.
-      const more = entries.length === options.limit ? `\nMore: run again with --after ${entries.at(-1)!.id}` : '';
-      out.emit(
-        entries,
-        () =>
-          `${tableOr(
+      const last = entries.length === options.limit ? entries.at(-1)!.id : null;
+      out.emit(entries, () =>
+        moreAfter(
+          tableOr(
             entries,
             [
               { header: 'When', value: (e) => e.at },
@@ -57,7 +56,9 @@ export function registerAuditList(audit: Command, ctx: CliContext) {
               { header: 'Details', value: (e) => e.details },
             ],
             'No audit entries match.',
-          )}${more}`,
+          ),
+          last,
+        ),
       );
     }),
   );
