@@ -28,7 +28,7 @@ const CHECKS: Record<KeyPart, (value: unknown) => boolean> = {
   integer: (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0,
 };
 
-export function encodeCursor(key: readonly KeyValue[]): string {
+function encodeCursor(key: readonly KeyValue[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 

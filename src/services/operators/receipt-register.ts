@@ -148,7 +148,7 @@ export type OutboxMessage = Omit<MailMessage, 'text_body' | 'html_body'>;
 const STATUSES = ['pending', 'held', 'sent', 'failed'];
 
 /** The days the outbox counts sent messages over: what a page view reads does not grow with the years. */
-export const SENT_COUNTED_DAYS = 7;
+const SENT_COUNTED_DAYS = 7;
 
 export interface OutboxView {
   /** Exact counts of the messages not sent (pending, held, failed), by the partial index of unsent messages. */
