@@ -26,3 +26,7 @@ export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER) {
 
 /** For options given several times: `--channel A --channel B`. */
 export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/** `--after <cursor>`: the page after the one whose "next" it is (docs/decisions/0074-operators-listings-by-key.md). */
+export const withAfter = (command: Command) =>
+  command.option('--after <cursor>', 'the page after this cursor (the "next" of the page before)');

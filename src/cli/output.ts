@@ -115,6 +115,16 @@ export function fields(pairs: [label: string, value: unknown][]): string {
 export const tableOr = <T>(rows: readonly T[], columns: Column<T>[], empty: string) =>
   rows.length === 0 ? empty : table(rows, columns);
 
+/** A page's table, then how to ask for the next page when there is one (docs/decisions/0074-operators-listings-by-key.md). */
+export const pageOr = <T>(page: { items: readonly T[]; next: string | null }, columns: Column<T>[], empty: string) =>
+  page.next === null
+    ? tableOr(page.items, columns, empty)
+    : `${table(page.items, columns)}\nMore: run again with --after ${page.next}`;
+
+/** A full page's table, then how to ask for the page after its last row's id (`last`), when there may be one. */
+export const moreAfter = (text: string, last: number | string | null) =>
+  last === null ? text : `${text}\nMore: run again with --after ${last}`;
+
 function cell(value: unknown): string {
   if (value === null || value === undefined || value === '') return '-';
   if (value instanceof Date) return formatTime(value);

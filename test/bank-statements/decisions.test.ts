@@ -144,7 +144,7 @@ describe('rejecting and undoing', () => {
     expect(entry!.details).toMatchObject({ reason: 'the bank reversed this credit', lineIds: [lineId] });
     // Neither matched automatically again nor suggested with the same entry; both are listed as open with their age.
     expect(await suggestionFor([lineId!])).toEqual([]);
-    const unpaid = await unpaidEntries(ops(), settingsOf(t), 1000);
+    const unpaid = (await unpaidEntries(ops(), settingsOf(t), { limit: 1000 })).items;
     expect(unpaid.find((e) => e.batchId === batchId)).toMatchObject({ bankReferenceId: ref, amountCents: 1_900 });
     const open = await bankLines(ops(), settingsOf(t), { unmatched: true, limit: 1000 });
     expect(open.filter((l) => l.id === lineId)).toMatchObject([{ matchId: null }]);

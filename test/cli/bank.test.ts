@@ -162,6 +162,30 @@ describe('fundraiser-admin bank lists and decisions', () => {
     expect((await run('bank', 'suggestions')).stdout).toContain('0.30 more than the entries');
   });
 
+  it('lists unpaid entries a page at a time with --after, and refuses a cursor it did not give', async () => {
+    await expectedBatch(t, [
+      { ref: unique('PAGE-'), amount: '2.00' },
+      { ref: unique('PAGE-'), amount: '3.00' },
+      { ref: unique('PAGE-'), amount: '4.00' },
+    ]);
+    const whole = await ok(run, 'bank', 'unpaid', '--limit', '1000');
+    expect(whole.next).toBeNull();
+    const walked: unknown[] = [];
+    let page = await ok(run, 'bank', 'unpaid', '--limit', '2');
+    for (;;) {
+      walked.push(...page.entries);
+      if (page.next === null) break;
+      page = await ok(run, 'bank', 'unpaid', '--limit', '2', '--after', page.next);
+    }
+    expect(walked).toEqual(whole.entries);
+    const human = await run('bank', 'unpaid', '--limit', '1');
+    expect(human.stdout).toMatch(/More: run again with --after \S+/);
+    const refused = await run('bank', 'unpaid', '--after', 'not-a-cursor');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('after: is not a cursor this list gave');
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('confirms, rejects and unmatches, each audited with the operator', async () => {
     const [a, b] = [unique('DEC-'), unique('DEC-')];
     const batchA = await expectedBatch(t, [{ ref: a, amount: '71.00' }]);

@@ -101,7 +101,7 @@ describe.skipIf(skipped !== null)(`plans on a seeded history${skipped ? ` (skipp
       expect(await bankLines(ops, settingsOf(t), { unmatched: true, limit: 50 })).toHaveLength(1);
       await bankMatches(ops, 50);
       await openSuggestions(ops, 50);
-      await unpaidEntries(ops, settingsOf(t), 50);
+      await unpaidEntries(ops, settingsOf(t), { limit: 50 });
     }, 5);
     expect(scansOfGrowingTables(plans)).toEqual([]);
     // The automatic rule's pairs and the suggestions' lines were among them: both read the open lines only.

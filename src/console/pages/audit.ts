@@ -6,6 +6,8 @@ import { listPage } from '../views/list-page.js';
 /** Actions and their families (`credential`, `credential.issue`), for the action filter. */
 const families = [...new Set(Object.values(AuditActions).flatMap((a) => [a.split('.')[0]!, a]))].sort();
 
+const PAGE = 200;
+
 /** The audit log shared by the CLI and the console, newest first, filtered by actor, action, subject and dates. */
 const audit = listPage({
   path: '/audit',
@@ -19,16 +21,21 @@ const audit = listPage({
     { name: 'from', label: 'From (UTC day)', type: 'date' },
     { name: 'to', label: 'To (included)', type: 'date' },
   ],
-  query: ({ ops, asked }) => {
+  // A page at a time by key (docs/decisions/0074-operators-listings-by-key.md): one entry more than shown says
+  // whether there is a next page, which starts after the last entry shown.
+  query: async ({ ops, asked, after }) => {
     const range = parseTimeRange(asked('from'), asked('to'));
-    return listAudit(ops, {
+    const entries = await listAudit(ops, {
       actor: asked('actor'),
       action: asked('action'),
       subject: asked('subject'),
       since: range.from,
       until: range.until,
-      limit: 200,
+      limit: PAGE + 1,
+      ...(after ? { after } : {}),
     });
+    const rows = entries.slice(0, PAGE);
+    return { rows, next: entries.length > PAGE ? String(rows.at(-1)!.id) : null };
   },
   columns: [
     { header: 'When', text: (e) => e.at },
@@ -37,7 +44,7 @@ const audit = listPage({
     { header: 'Subject', text: (e) => e.subject },
     { header: 'Details', cell: (e) => html`<code class="details-json">${JSON.stringify(e.details)}</code>` },
   ],
-  caption: 'Audit entries, newest first (at most 200)',
+  caption: `Audit entries, newest first (${PAGE} a page)`,
   empty: 'No entries match.',
 });
 

@@ -42,13 +42,20 @@ function idOf(text: string): number {
   return Number(text);
 }
 
+const MATCHES_PAGE = 200;
+
 /** GET /bank/matches: the matches made, newest first, each with the admins' form that undoes it. */
 const matchList = listPage({
   path: '/bank/matches',
   title: 'Bank matches',
   section: 'bank',
   filters: [],
-  query: ({ ops }) => bankMatches(ops, 200),
+  // A page at a time by key (docs/decisions/0074-operators-listings-by-key.md): the page after the last match shown.
+  query: async ({ ops, after }) => {
+    const matches = await bankMatches(ops, MATCHES_PAGE + 1, after === undefined ? undefined : idOf(after));
+    const rows = matches.slice(0, MATCHES_PAGE);
+    return { rows, next: matches.length > MATCHES_PAGE ? String(rows.at(-1)!.id) : null };
+  },
   columns: ({ session }) => matchesColumns(session),
   caption: 'Matches, newest first',
   empty: 'No match yet.',

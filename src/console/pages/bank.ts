@@ -4,11 +4,12 @@ import { PRESET_NAMES, type PresetName } from '../../services/bank-statements/cs
 import { importStatement, type ImportResult } from '../../services/bank-statements/import-statement.js';
 import { bankLines, bankStatements, openSuggestions, unpaidEntries } from '../../services/bank-statements/listings.js';
 import { ImportRejectedError, InvalidInputError } from '../../services/operators/operator-errors.js';
-import { field, operatorContext, sessionOf, type ConsolePage } from '../route-context.js';
+import { field, operatorContext, param, sessionOf, type ConsolePage } from '../route-context.js';
 import { changeRoute, type ShowPage } from '../views/change-route.js';
 import { problemsTable, linesTable, suggestionsTable, unpaidTable } from '../views/bank.js';
 import { canChange, csrfField, dataTable, readOnlyNote, selectField } from '../views/components.js';
 import { sendPage } from '../views/layout.js';
+import { nextLink } from '../views/list-page.js';
 
 /** Rows of each list on the page; the CLI lists more (`fundraiser-admin bank …`). */
 const LIMIT = 200;
@@ -65,13 +66,14 @@ export const bankPage: ShowPage = async (deps, request, reply, { notice, status,
   const [suggestions, lines, unpaid, statements] = await Promise.all([
     openSuggestions(ctx, LIMIT),
     bankLines(ctx, settings, { unmatched: true, limit: LIMIT }),
-    unpaidEntries(ctx, settings, LIMIT),
+    unpaidEntries(ctx, settings, { limit: LIMIT, after: param(request, 'unpaid_after') }),
     bankStatements(ctx, 10),
   ]);
   // The lists waiting for a decision come first; the upload form last, as on the other pages.
   const body = html`!${above ?? ''}
     <p><a href="/console/bank/matches">Matches made, and undoing one</a></p>
-    !${suggestionsTable(suggestions, session)}!${linesTable(lines)}!${unpaidTable(unpaid)}
+    !${suggestionsTable(suggestions, session)}!${linesTable(lines)}!${unpaidTable(unpaid.items)}
+    !${unpaid.next ? nextLink('/console/bank', {}, unpaid.next, 'unpaid_after') : ''}
     !${dataTable(
       statements,
       [

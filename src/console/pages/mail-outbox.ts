@@ -1,4 +1,4 @@
-import { mailOutbox, type OutboxMessage } from '../../services/operators/receipt-register.js';
+import { mailOutbox, type OutboxMessage, type OutboxView } from '../../services/operators/receipt-register.js';
 import { dataTable } from '../views/components.js';
 import { listPage } from '../views/list-page.js';
 
@@ -9,21 +9,23 @@ const WHAT: Record<string, string> = {
   pending: 'waiting to be sent, or to be tried again',
   held: 'kept here: nothing may send it (no SMTP_URL, or outside production without MAIL_REDIRECT_TO)',
   failed: 'refused for good by the mail server, or out of tries: not sent',
-  sent: 'sent',
+  sent: 'sent (counted over the last days only: every message ever sent is not counted on each visit)',
 };
 
 /**
  * The mail outbox (docs/receipts.md, "Delivery"): how many messages are in each status, and those not sent (or of
  * one status) with why: held messages wait for the settings that let them leave, failed ones are permanent failures.
+ * The list is read by key, a page at a time; the counts read indexes of what they count
+ * (docs/decisions/0074-operators-listings-by-key.md).
  */
 const outbox = listPage<OutboxMessage>({
   path: '/mail',
   title: 'Mail outbox',
   section: 'mail',
   filters: [{ name: 'status', label: 'Status', type: 'select', options: STATUSES, any: 'Not sent', fallback: '' }],
-  query: async ({ ops, asked }) => {
-    const { counts, messages } = await mailOutbox(ops, { status: asked('status'), limit: LIMIT });
-    return { rows: messages, above: countsTable(counts) };
+  query: async ({ ops, asked, after }) => {
+    const view = await mailOutbox(ops, { status: asked('status'), limit: LIMIT, ...(after ? { after } : {}) });
+    return { rows: view.messages, above: countsTable(view), next: view.next };
   },
   columns: [
     { header: 'Written', text: (m) => m.created_at },
@@ -41,13 +43,17 @@ const outbox = listPage<OutboxMessage>({
 
 export const mailOutboxPage = outbox.route;
 
-const countsTable = (counts: Partial<Record<string, number>>) =>
+const countsTable = ({ counts, sentRecently }: OutboxView) =>
   dataTable(
-    STATUSES.map((s) => ({ status: s, count: counts[s] ?? 0 })),
+    STATUSES.map((s) =>
+      s === 'sent'
+        ? { status: `sent in the last ${sentRecently.days} days`, count: sentRecently.count, what: WHAT.sent }
+        : { status: s, count: counts[s] ?? 0, what: WHAT[s] },
+    ),
     [
       { header: 'Status', text: (c) => c.status },
       { header: 'Messages', text: (c) => c.count, numeric: true },
-      { header: 'Meaning', text: (c) => WHAT[c.status] },
+      { header: 'Meaning', text: (c) => c.what },
     ],
     { caption: 'Messages by status', empty: 'No message was ever written.' },
   );

@@ -2,10 +2,10 @@ import type { FastifyRequest, RouteGenericInterface } from 'fastify';
 import { html } from 'ghtml';
 import type { ConsoleSession } from '../../services/console/sessions.js';
 import type { OperatorContext } from '../../services/operators/context.js';
-import { operatorContext, sessionOf, type ConsoleDeps, type Notice } from '../route-context.js';
+import { operatorContext, param, sessionOf, type ConsoleDeps, type Notice } from '../route-context.js';
 import type { App } from '../../http/route-context.js';
 import { refusal, type ShowPage } from './change-route.js';
-import { dataTable, type Column } from './components.js';
+import { dataTable, link, type Column } from './components.js';
 import {
   filterForm,
   filterOptions,
@@ -69,6 +69,8 @@ export interface ListView<K extends Kit = ConsoleKit> {
   values: FilterValues;
   /** A filter's value, or undefined when it was not asked for (what the services take). */
   asked: (name: string) => string | undefined;
+  /** The cursor of the page asked for (`?after=`, the `next` of the page before), for lists read by key. */
+  after: string | undefined;
   /** The choices of the selects (empty while the query runs). */
   options: FilterOptions;
 }
@@ -80,6 +82,11 @@ export interface ListResult<Row> {
   /** Already-rendered HTML above the form (counts) and between the form and the table (totals, "not found"). */
   above?: string;
   summary?: string;
+  /**
+   * Where the next page starts, for a list read by key (docs/decisions/0074-operators-listings-by-key.md): a "Next
+   * page" link below the table keeps the filters and adds `after`.
+   */
+  next?: string | null;
 }
 
 export interface ListRoutes<K extends Kit = ConsoleKit> {
@@ -105,6 +112,7 @@ export function shellListPage<Row, K extends Kit>(shell: Shell<K>, page: ListPag
       ops: shell.contextOf(request, deps),
       values,
       asked: (name) => values[name] || undefined,
+      after: param(request, 'after') || undefined,
       options: {},
     };
     const [options, answer] = await Promise.all([filterOptions(page.filters, view.ops), run(page, view)]);
@@ -113,7 +121,8 @@ export function shellListPage<Row, K extends Kit>(shell: Shell<K>, page: ListPag
     const status = 'refused' in answer ? answer.status : (shown.status ?? 200);
     const result: ListResult<Row> = 'refused' in answer ? { rows: null } : answer;
     const body = html`!${shown.above ?? ''}!${page.above?.(view) ?? ''}!${result.above ?? ''}!${form(shell, page, view)}
-    !${result.summary ?? ''}!${result.rows ? table(page, view, result.rows) : ''}!${(await page.below?.(view)) ?? ''}`;
+    !${result.summary ?? ''}!${result.rows ? table(page, view, result.rows) : ''}
+    !${result.next ? nextLink(`${shell.prefix}${page.path}`, values, result.next) : ''}!${(await page.below?.(view)) ?? ''}`;
     const options_ = { title: page.title, section: page.section, session: view.session, notice };
     return shell.sendPage(reply, status, options_, body);
   };
@@ -148,4 +157,16 @@ function table<Row, K extends Kit>(page: ListPage<Row, K>, view: ListView<K>, ro
   const given = <T>(part: T | ((view: ListView<K>) => T)) =>
     typeof part === 'function' ? (part as (view: ListView<K>) => T)(view) : part;
   return dataTable(rows, given(page.columns), { caption: given(page.caption), empty: given(page.empty) });
+}
+
+/** A link to the page after `cursor`, with the filters the list was shown with. */
+export function nextLink(
+  path: string,
+  values: Readonly<Record<string, string>>,
+  cursor: string,
+  name = 'after',
+): string {
+  const query = new URLSearchParams(Object.entries(values).filter(([, value]) => value !== ''));
+  query.set(name, cursor);
+  return html`<p class="next-page">!${link(`${path}?${query.toString()}`, 'Next page')}</p>`;
 }

@@ -6,6 +6,7 @@ export interface BankTables {
   bank_statements: BankStatementsTable;
   bank_lines: BankLinesTable;
   bank_open_lines: BankOpenLinesTable;
+  bank_open_entries: BankOpenEntriesTable;
   bank_matches: BankMatchesTable;
   bank_match_lines: BankMatchLinksTable;
   bank_match_entries: BankMatchEntriesTable;
@@ -52,6 +53,16 @@ export interface BankOpenLinesTable {
   amount_cents: Int8;
   tokens: string[];
   never_matched: boolean;
+}
+
+/** The `matched` remittance entries no active match has paid, kept by triggers (migration 045). */
+export interface BankOpenEntriesTable {
+  batch_id: string;
+  position: number;
+  received_at: Timestamp;
+  partner_id: string;
+  bank_reference_id: string;
+  amount_cents: Int8;
 }
 
 export interface BankMatchesTable {

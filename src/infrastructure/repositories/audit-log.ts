@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 export interface AuditEntryInput {
@@ -21,6 +21,8 @@ export interface AuditFilter {
   subjects?: string[];
   since?: Date;
   until?: Date;
+  /** Entries older than this one (by time, then id): the last entry of the page before. */
+  before?: number;
   limit: number;
 }
 
@@ -48,8 +50,14 @@ export async function listAuditEntries(db: Kysely<DB>, filter: AuditFilter): Pro
   if (filter.subjects?.length) query = query.where('subject', 'in', filter.subjects);
   if (filter.since) query = query.where('at', '>=', filter.since);
   if (filter.until) query = query.where('at', '<', filter.until);
+  if (filter.before !== undefined)
+    query = query.where(sql<boolean>`(at, id) < (select b.at, b.id from audit_log b where b.id = ${filter.before})`);
   const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function auditEntryExists(db: Kysely<DB>, id: number): Promise<boolean> {
+  return (await db.selectFrom('audit_log').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 /** What operators list: lines, money expected and not received, suggestions and matches (docs/bank-statements.md). */
@@ -20,12 +20,21 @@ export interface LineRow {
  * Newest first; `unmatched`: credit lines that pay nothing (the work list of open lines, migration 040), oldest
  * first (the longest waiting).
  */
-export async function listLines(db: Kysely<DB>, options: { unmatched: boolean; limit: number }): Promise<LineRow[]> {
+export async function listLines(
+  db: Kysely<DB>,
+  options: { unmatched: boolean; limit: number; after?: number },
+): Promise<LineRow[]> {
+  // After a line: the rows past its (booked_on, id) in the list's order, through the list's index.
+  const past = (key: RawBuilder<unknown>, op: RawBuilder<unknown>) =>
+    options.after === undefined
+      ? sql``
+      : sql`where ${key} ${op} (select a.booked_on, a.id from bank_lines a where a.id = ${options.after})`;
   const { rows } = await sql<LineRow>`
     select l.id, s.file_name, l.line_no, l.account, l.booked_on, l.credit, l.amount_cents, l.description, l.reference,
            (select ml.match_id from bank_match_lines ml where ml.line_id = l.id and ml.active) as match_id
     from ${options.unmatched ? sql`bank_open_lines o join bank_lines l on l.id = o.line_id` : sql`bank_lines l`}
     join bank_statements s on s.id = l.statement_id
+    ${options.unmatched ? past(sql`(o.booked_on, o.line_id)`, sql`>`) : past(sql`(l.booked_on, l.id)`, sql`<`)}
     order by ${options.unmatched ? sql`o.booked_on, o.line_id` : sql`l.booked_on desc, l.id desc`}
     limit ${options.limit}`.execute(db);
   return rows;
@@ -38,19 +47,27 @@ export interface UnpaidEntryRow {
   amount_cents: string;
   partner_name: string;
   created_at: Date;
+  /** created_at as PostgreSQL writes it, to the microsecond: the page's key (a Date keeps milliseconds only). */
+  received_key: string;
 }
 
-/** `matched` entries whose money no match received, the oldest batch first. */
-export async function listUnpaidEntries(db: Kysely<DB>, limit: number): Promise<UnpaidEntryRow[]> {
+/**
+ * `matched` entries whose money no match received, the oldest batch first, from the work list of open entries
+ * (migration 045), after `after` (received_at, batch_id, position) when given.
+ */
+export async function listUnpaidEntries(
+  db: Kysely<DB>,
+  page: { limit: number; after?: readonly [string, string, number] },
+): Promise<UnpaidEntryRow[]> {
+  const after = page.after;
   const { rows } = await sql<UnpaidEntryRow>`
-    select e.batch_id, e.position, e.bank_reference_id, e.amount_cents, p.name as partner_name, b.created_at
-    from remittance_batches b
-    join partners p on p.id = b.partner_id
-    join remittance_entries e on e.batch_id = b.id and e.outcome = 'matched'
-    where not exists (select 1 from bank_match_entries me
-                      where me.batch_id = e.batch_id and me.position = e.position and me.active)
-    order by b.created_at, e.batch_id, e.position
-    limit ${limit}`.execute(db);
+    select o.batch_id, o.position, o.bank_reference_id, o.amount_cents, p.name as partner_name,
+           o.received_at as created_at, o.received_at::text as received_key
+    from bank_open_entries o
+    join partners p on p.id = o.partner_id
+    ${after ? sql`where (o.received_at, o.batch_id, o.position) > (${after[0]}::timestamptz, ${after[1]}::uuid, ${after[2]})` : sql``}
+    order by o.received_at, o.batch_id, o.position
+    limit ${page.limit}`.execute(db);
   return rows;
 }
 
@@ -109,8 +126,8 @@ export interface MatchRow {
   entry_keys: string[];
 }
 
-/** Matches newest first, undone ones included. */
-export async function listMatches(db: Kysely<DB>, limit: number): Promise<MatchRow[]> {
+/** Matches newest first, undone ones included; after a match: the older ones. */
+export async function listMatches(db: Kysely<DB>, limit: number, after?: number): Promise<MatchRow[]> {
   const { rows } = await sql<MatchRow>`
     select m.id, m.method, m.rule, m.line_cents, m.entry_cents, m.decided_by, m.decided_at, m.unmatched_by,
            m.unmatched_at, m.unmatch_reason,
@@ -118,6 +135,7 @@ export async function listMatches(db: Kysely<DB>, limit: number): Promise<MatchR
            array(select me.batch_id || ':' || me.position from bank_match_entries me where me.match_id = m.id
                  order by me.batch_id, me.position) as entry_keys
     from bank_matches m
+    ${after === undefined ? sql`` : sql`where m.id < ${after}`}
     order by m.id desc
     limit ${limit}`.execute(db);
   return rows;
@@ -148,4 +166,8 @@ export async function listStatements(db: Kysely<DB>, limit: number): Promise<Sta
     order by s.imported_at desc, s.id
     limit ${limit}`.execute(db);
   return rows;
+}
+
+export async function lineExists(db: Kysely<DB>, id: number): Promise<boolean> {
+  return (await db.selectFrom('bank_lines').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }

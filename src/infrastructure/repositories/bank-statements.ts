@@ -140,8 +140,8 @@ export interface ReceivedEntry {
 }
 
 /**
- * The automatic rule, set-based, over the work list of open lines (migration 040): a credit line never matched before whose words hold exactly one open
- * entry's bank reference with the same amount, that entry being held so by no other such line, pays it. Each pair
+ * The automatic rule, set-based, over the work lists of open lines and open entries (migrations 040, 045): a credit
+ * line never matched before whose words hold exactly one open entry's bank reference with the same amount, that entry being held so by no other such line, pays it. Each pair
  * becomes a match with its two links. Returns how many; receivedEntries reads their entries afterwards.
  */
 export async function matchByReference(trx: Kysely<DB>, at: Date): Promise<number> {
@@ -161,10 +161,7 @@ export async function matchByReference(trx: Kysely<DB>, at: Date): Promise<numbe
     candidates as (
       select w.line_id, e.batch_id, e.position, e.amount_cents, e.bank_reference_id
       from words w
-      join remittance_entries e
-        on (upper(e.bank_reference_id), e.amount_cents) = (w.token, w.amount_cents) and e.outcome = 'matched'
-      where not exists (select 1 from bank_match_entries me
-                        where me.batch_id = e.batch_id and me.position = e.position and me.active)
+      join bank_open_entries e on (upper(e.bank_reference_id), e.amount_cents) = (w.token, w.amount_cents)
     ),
     counted as (
       select c.*, count(*) over (partition by c.line_id) as per_line,

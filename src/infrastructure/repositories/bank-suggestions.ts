@@ -65,18 +65,16 @@ export async function openEntriesReceivedBetween(
   const kept: OpenEntryRow[] = [];
   for (let start = 0; start < batches.length; start += batchesPerRead) {
     const ids = batches.slice(start, start + batchesPerRead).map((b) => b.id);
-    // Each entry looked up in the index of active links (`offset 0` keeps the planner from turning the test into a
-    // hash anti-join, which reads every link ever made: the whole history, for the entries of a few days).
-    const open = sql`e.batch_id = any(${ids}::uuid[]) and e.outcome = 'matched'
-      and not exists (select 1 from bank_match_entries me
-                      where me.batch_id = e.batch_id and me.position = e.position and me.active offset 0)`;
+    // The batches' open entries from the work list of open entries (migration 045), by its primary key: never the
+    // links ever made.
+    const open = sql`e.batch_id = any(${ids}::uuid[])`;
     const totals = await sql<{ batch_id: string; cents: string }>`
-      select e.batch_id, sum(e.amount_cents) as cents from remittance_entries e where ${open} group by e.batch_id`.execute(
+      select e.batch_id, sum(e.amount_cents) as cents from bank_open_entries e where ${open} group by e.batch_id`.execute(
       db,
     );
     const openCents = new Map(totals.rows.map((t) => [t.batch_id, t.cents]));
     await sql`declare open_entries no scroll cursor for
-      select e.batch_id, e.position, e.bank_reference_id, e.amount_cents from remittance_entries e where ${open}`.execute(
+      select e.batch_id, e.position, e.bank_reference_id, e.amount_cents from bank_open_entries e where ${open}`.execute(
       db,
     );
     for (;;) {

@@ -182,17 +182,20 @@ export function messagesAbout(db: Kysely<DB>, about: string): Promise<MailMessag
   return db.selectFrom('mail_outbox').selectAll().where('about', '=', about).orderBy('seq').execute();
 }
 
-/** The outbox, newest first: with a status, only those; without, every message not sent. */
+/**
+ * The outbox, newest first: with a status, only those; without, every message not sent (the partial index of unsent
+ * messages). `after`: the seq of the last message of the page before.
+ */
 export function listMessages(
   db: Kysely<DB>,
-  filter: { status?: string; limit: number },
+  filter: { status?: string; limit: number; after?: number },
 ): Promise<Omit<MailMessage, Body>[]> {
   let query = db.selectFrom('mail_outbox').select(LISTED_COLUMNS);
   query = filter.status ? query.where('status', '=', filter.status as 'sent') : query.where('status', '<>', 'sent');
+  if (filter.after !== undefined) query = query.where('seq', '<', String(filter.after));
   return query.orderBy('seq', 'desc').limit(filter.limit).execute();
 }
 
-/** How many messages are in each status. */
 /**
  * The count of each status but `sent`: what waits or failed, read through the partial index of unsent messages, so its
  * cost follows the messages waiting, not every message ever sent (the dashboard reads it on every visit).
@@ -207,13 +210,15 @@ export async function countUnsentByStatus(db: Kysely<DB>): Promise<Record<string
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
 
-export async function countByStatus(db: Kysely<DB>): Promise<Record<string, number>> {
-  const rows = await db
+/** Messages sent since `since`, through the partial index of sent messages by time (migration 046). */
+export async function countSentSince(db: Kysely<DB>, since: Date): Promise<number> {
+  const row = await db
     .selectFrom('mail_outbox')
-    .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
-    .groupBy('status')
-    .execute();
-  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', '=', 'sent')
+    .where('sent_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { BankMatchingSettings } from '../../config/index.js';
 import { daysApart } from '../../domain/bank-matching.js';
 import { dateIn } from '../../domain/calendar-date.js';
 import {
+  lineExists,
   listLines,
   listMatches,
   listOpenSuggestions,
@@ -9,6 +10,8 @@ import {
   listUnpaidEntries,
 } from '../../infrastructure/repositories/bank-listings.js';
 import type { OperatorContext } from '../operators/context.js';
+import { decodeCursor, pageOf, type Page } from '../operators/list-cursor.js';
+import { InvalidInputError } from '../operators/operator-errors.js';
 
 /** What `fundraiser-admin bank …` and the console's bank pages list, with ages in days (docs/bank-statements.md). */
 
@@ -36,9 +39,10 @@ export interface BankLine {
 export async function bankLines(
   ctx: OperatorContext,
   clock: Clock,
-  options: { unmatched: boolean; limit: number },
+  options: { unmatched: boolean; limit: number; after?: number },
 ): Promise<BankLine[]> {
   const now = today(ctx, clock);
+  if (options.after !== undefined) await requireLine(ctx, options.after);
   return (await listLines(ctx.db, options)).map((l) => ({
     id: Number(l.id),
     file: l.file_name,
@@ -54,6 +58,11 @@ export async function bankLines(
   }));
 }
 
+/** The line a page of lines starts after (docs/decisions/0074-operators-listings-by-key.md). */
+async function requireLine(ctx: OperatorContext, id: number) {
+  if (!(await lineExists(ctx.db, id))) throw new InvalidInputError(`after: there is no bank line ${id}.`);
+}
+
 export interface UnpaidEntry {
   batchId: string;
   index: number;
@@ -64,17 +73,30 @@ export interface UnpaidEntry {
   ageDays: number;
 }
 
-export async function unpaidEntries(ctx: OperatorContext, clock: Clock, limit: number): Promise<UnpaidEntry[]> {
+/** A page of the unpaid entries, oldest batch first; `after` is the `next` of the page before. */
+export async function unpaidEntries(
+  ctx: OperatorContext,
+  clock: Clock,
+  page: { limit: number; after?: string },
+): Promise<Page<UnpaidEntry>> {
   const now = today(ctx, clock);
-  return (await listUnpaidEntries(ctx.db, limit)).map((e) => ({
-    batchId: e.batch_id,
-    index: e.position,
-    bankReferenceId: e.bank_reference_id,
-    amountCents: Number(e.amount_cents),
-    partner: e.partner_name,
-    receivedAt: new Date(e.created_at),
-    ageDays: ageOf(now, dateIn(new Date(e.created_at), clock.timeZone)),
-  }));
+  const after = decodeCursor(page.after, ['instant', 'uuid', 'integer'], 'after') as
+    [string, string, number] | undefined;
+  const rows = await listUnpaidEntries(ctx.db, { limit: page.limit + 1, ...(after ? { after } : {}) });
+  return pageOf(
+    rows,
+    page.limit,
+    (e) => [e.received_key, e.batch_id, e.position],
+    (e) => ({
+      batchId: e.batch_id,
+      index: e.position,
+      bankReferenceId: e.bank_reference_id,
+      amountCents: Number(e.amount_cents),
+      partner: e.partner_name,
+      receivedAt: new Date(e.created_at),
+      ageDays: ageOf(now, dateIn(new Date(e.created_at), clock.timeZone)),
+    }),
+  );
 }
 
 export interface OpenSuggestion {
@@ -126,8 +148,9 @@ export interface BankMatch {
   entries: string[];
 }
 
-export async function bankMatches(ctx: OperatorContext, limit: number): Promise<BankMatch[]> {
-  return (await listMatches(ctx.db, limit)).map((m) => ({
+/** Matches newest first; `after`: the last match id of the page before (a page by key). */
+export async function bankMatches(ctx: OperatorContext, limit: number, after?: number): Promise<BankMatch[]> {
+  return (await listMatches(ctx.db, limit, after)).map((m) => ({
     id: Number(m.id),
     method: m.method,
     rule: m.rule,

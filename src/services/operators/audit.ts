@@ -1,4 +1,5 @@
 import {
+  auditEntryExists,
   insertAuditEntry,
   listAuditEntries,
   type AuditEntry,
@@ -7,6 +8,7 @@ import {
 import { findPartner } from '../../infrastructure/repositories/partners.js';
 import { GrantRoundAuditActions } from '../grants/rounds/audit-actions.js';
 import type { OperatorContext } from './context.js';
+import { InvalidInputError } from './operator-errors.js';
 
 /**
  * The actions operators can take, as written to audit_log.action. One list, so that `audit list --action`
@@ -90,13 +92,24 @@ export async function audit(
   await insertAuditEntry(ctx.db, { at: ctx.now(), actor: ctx.operator, action, subject, details });
 }
 
-/** Newest first. A partner's entries have its id as subject; its name finds them too. */
+/**
+ * Newest first. A partner's entries have its id as subject; its name finds them too. `after`: the id of the last
+ * entry of the page before, for the page after it by key (docs/decisions/0074-operators-listings-by-key.md).
+ */
 export async function listAudit(
   ctx: OperatorContext,
-  filter: Omit<AuditFilter, 'subjects'> & { subject?: string },
+  filter: Omit<AuditFilter, 'subjects' | 'before'> & { subject?: string; after?: string },
 ): Promise<AuditEntry[]> {
-  const { subject, ...rest } = filter;
+  const { subject, after, ...rest } = filter;
+  const before = after === undefined ? undefined : await entryAfter(ctx, after);
   const partner = subject ? await findPartner(ctx.db, subject) : undefined;
   const subjects = subject ? [...new Set([subject, ...(partner ? [partner.id] : [])])] : undefined;
-  return listAuditEntries(ctx.db, { ...rest, subjects });
+  return listAuditEntries(ctx.db, { ...rest, subjects, ...(before === undefined ? {} : { before }) });
+}
+
+async function entryAfter(ctx: OperatorContext, after: string): Promise<number> {
+  const id = /^\d{1,15}$/.test(after.trim()) ? Number(after.trim()) : NaN;
+  if (!Number.isSafeInteger(id) || !(await auditEntryExists(ctx.db, id)))
+    throw new InvalidInputError(`after: ${JSON.stringify(after)} is not the id of an audit entry.`);
+  return id;
 }

@@ -3,12 +3,13 @@ import type { ReceiptPolicy } from '../../config/receipts.js';
 import { isFinancialYear } from '../../domain/financial-year.js';
 import { formatCents } from '../../domain/money.js';
 import type { MailMessage } from '../../infrastructure/db/schema-receipts.js';
-import { countByStatus, listMessages } from '../../infrastructure/repositories/mail-outbox.js';
+import { countSentSince, countUnsentByStatus, listMessages } from '../../infrastructure/repositories/mail-outbox.js';
 import { receiptNumberOf, registerPage } from '../../infrastructure/repositories/receipts.js';
 import { csvStream, neutraliseCell } from '../reconciliation/remittance-csv.js';
 import { issueYearStatements } from '../receipts/statements.js';
 import { AuditActions, audit } from './audit.js';
 import type { OperatorContext } from './context.js';
+import { decodeCursor, pageOf } from './list-cursor.js';
 import { InvalidInputError } from './operator-errors.js';
 
 /**
@@ -146,17 +147,42 @@ export type OutboxMessage = Omit<MailMessage, 'text_body' | 'html_body'>;
 
 const STATUSES = ['pending', 'held', 'sent', 'failed'];
 
-/** The mail outbox: messages not sent yet (or those of one status), newest first, and the count of each status. */
+/** The days the outbox counts sent messages over: what a page view reads does not grow with the years. */
+const SENT_COUNTED_DAYS = 7;
+
+export interface OutboxView {
+  /** Exact counts of the messages not sent (pending, held, failed), by the partial index of unsent messages. */
+  counts: Record<string, number>;
+  /** Messages sent in the last SENT_COUNTED_DAYS days (every message ever sent is not counted on a page view). */
+  sentRecently: { days: number; count: number };
+  messages: OutboxMessage[];
+  /** The cursor of the next page (docs/decisions/0074-operators-listings-by-key.md); null on the last. */
+  next: string | null;
+}
+
+/**
+ * The mail outbox: messages not sent yet (or those of one status), newest first, a page at a time, with the count of
+ * each status not sent and of the messages sent lately.
+ */
 export async function mailOutbox(
   ctx: OperatorContext,
-  filter: { status?: string; limit: number },
-): Promise<{ counts: Record<string, number>; messages: OutboxMessage[] }> {
+  filter: { status?: string; limit: number; after?: string },
+): Promise<OutboxView> {
   const status = filter.status?.trim() || undefined;
   if (status !== undefined && !STATUSES.includes(status))
     throw new InvalidInputError(`${JSON.stringify(status)} is not a status: use one of ${STATUSES.join(', ')}.`);
-  const [counts, messages] = await Promise.all([
-    countByStatus(ctx.db),
-    listMessages(ctx.db, { ...(status ? { status } : {}), limit: filter.limit }),
+  const after = decodeCursor(filter.after, ['integer'], 'after')?.[0] as number | undefined;
+  const since = new Date(ctx.now().getTime() - SENT_COUNTED_DAYS * 86_400_000);
+  const [counts, sent, rows] = await Promise.all([
+    countUnsentByStatus(ctx.db),
+    countSentSince(ctx.db, since),
+    listMessages(ctx.db, { ...(status ? { status } : {}), limit: filter.limit + 1, ...(after ? { after } : {}) }),
   ]);
-  return { counts, messages };
+  const page = pageOf(
+    rows,
+    filter.limit,
+    (m) => [Number(m.seq)],
+    (m) => m,
+  );
+  return { counts, sentRecently: { days: SENT_COUNTED_DAYS, count: sent }, messages: page.items, next: page.next };
 }

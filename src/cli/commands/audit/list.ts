@@ -3,7 +3,7 @@ import { listAudit } from '../../../services/operators/audit.js';
 import { parseInstant } from '../../../services/operators/time-range.js';
 import type { CliContext } from '../../context.js';
 import { wholeNumber, withJson } from '../../options.js';
-import { tableOr } from '../../output.js';
+import { moreAfter, tableOr } from '../../output.js';
 
 interface AuditListOptions {
   operator?: string;
@@ -11,6 +11,7 @@ interface AuditListOptions {
   subject?: string;
   since?: string;
   until?: string;
+  after?: string;
   limit: number;
 }
 
@@ -28,7 +29,8 @@ export function registerAuditList(audit: Command, ctx: CliContext) {
       )
       .option('--since <date>', 'from this date (YYYY-MM-DD, UTC) or ISO timestamp')
       .option('--until <date>', 'up to and including this date, or before this ISO timestamp')
-      .option('--limit <n>', 'at most this many entries', wholeNumber(1, 10_000), 50),
+      .option('--limit <n>', 'at most this many entries', wholeNumber(1, 10_000), 50)
+      .option('--after <id>', 'only entries older than this one: the last id of the page before'),
   ).action((options: AuditListOptions, command: Command) =>
     ctx.run(command, async ({ ops, out }) => {
       const entries = await listAudit(ops, {
@@ -38,18 +40,24 @@ export function registerAuditList(audit: Command, ctx: CliContext) {
         since: options.since ? parseInstant(options.since, '--since', 'start') : undefined,
         until: options.until ? parseInstant(options.until, '--until', 'end') : undefined,
         limit: options.limit,
+        ...(options.after === undefined ? {} : { after: options.after }),
       });
+      // A full page may have a next one: said to people; a script passes the last entry's id as --after.
+      const last = entries.length === options.limit ? entries.at(-1)!.id : null;
       out.emit(entries, () =>
-        tableOr(
-          entries,
-          [
-            { header: 'When', value: (e) => e.at },
-            { header: 'Operator', value: (e) => e.actor },
-            { header: 'Action', value: (e) => e.action },
-            { header: 'Subject', value: (e) => e.subject },
-            { header: 'Details', value: (e) => e.details },
-          ],
-          'No audit entries match.',
+        moreAfter(
+          tableOr(
+            entries,
+            [
+              { header: 'When', value: (e) => e.at },
+              { header: 'Operator', value: (e) => e.actor },
+              { header: 'Action', value: (e) => e.action },
+              { header: 'Subject', value: (e) => e.subject },
+              { header: 'Details', value: (e) => e.details },
+            ],
+            'No audit entries match.',
+          ),
+          last,
         ),
       );
     }),

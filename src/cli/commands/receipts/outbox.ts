@@ -1,24 +1,26 @@
 import type { Command } from 'commander';
 import { mailOutbox } from '../../../services/operators/receipt-register.js';
 import type { CliContext } from '../../context.js';
-import { wholeNumber, withJson } from '../../options.js';
-import { tableOr } from '../../output.js';
+import { wholeNumber, withAfter, withJson } from '../../options.js';
+import { pageOr } from '../../output.js';
 
 /** receipts outbox */
 export function registerReceiptsOutbox(receipts: Command, ctx: CliContext) {
   withJson(
-    receipts
-      .command('outbox')
-      .description('List the mail outbox: messages not sent yet (waiting, held, failed) and why, newest first')
-      .option('--status <status>', 'only this status: pending, held, sent or failed')
-      .option('--limit <n>', 'list at most this many', wholeNumber(1, 10_000), 100),
-  ).action((options: { status?: string; limit: number }, command: Command) =>
+    withAfter(
+      receipts
+        .command('outbox')
+        .description('List the mail outbox: messages not sent yet (waiting, held, failed) and why, newest first')
+        .option('--status <status>', 'only this status: pending, held, sent or failed')
+        .option('--limit <n>', 'list at most this many', wholeNumber(1, 10_000), 100),
+    ),
+  ).action((options: { status?: string; limit: number; after?: string }, command: Command) =>
     ctx.run(command, async ({ ops, out }) => {
-      const { counts, messages } = await mailOutbox(ops, options);
-      out.emit({ counts, messages }, () =>
+      const { counts, sentRecently, messages, next } = await mailOutbox(ops, options);
+      out.emit({ counts, sentRecently, messages, next }, () =>
         [
-          tableOr(
-            messages,
+          pageOr(
+            { items: messages, next },
             [
               { header: 'Written', value: (m) => m.created_at },
               { header: 'Kind', value: (m) => m.kind },
@@ -29,7 +31,8 @@ export function registerReceiptsOutbox(receipts: Command, ctx: CliContext) {
             ],
             'No message waits.',
           ),
-          `In all: ${['pending', 'held', 'failed', 'sent'].map((s) => `${counts[s] ?? 0} ${s}`).join(', ')}.`,
+          `Not sent: ${['pending', 'held', 'failed'].map((s) => `${counts[s] ?? 0} ${s}`).join(', ')}; ` +
+            `${sentRecently.count} sent in the last ${sentRecently.days} days.`,
         ].join('\n'),
       );
     }),

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bankLines, bankMatches, unpaidEntries } from '../../src/services/bank-statements/listings.js';
+import { listAudit } from '../../src/services/operators/audit.js';
+import { mailOutbox } from '../../src/services/operators/receipt-register.js';
+import { operatorOf, settingsOf } from '../bank-statements/support.js';
+import { usingPostgres } from '../helpers/database.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { partnerOf } from '../reconciliation/support.js';
+import { seedHistory } from './history.js';
+import {
+  DEFAULT_HISTORY,
+  openRecordedDatabase,
+  PlanRecorder,
+  scansOfGrowingTables,
+  type RecordedPlan,
+} from './support.js';
+
+/*
+ * Operators' listings read by key on a database with a history (docs/decisions/0074-operators-listings-by-key.md):
+ * the first page and a page after a cursor each read an index range or a work list, never a growing table whole,
+ * and the mail outbox's counts read indexes of what they count.
+ */
+
+const skipped = usingPostgres()
+  ? null
+  : 'PostgreSQL only: set TEST_DATABASE_URL (plans are read from a server with a seeded history)';
+
+describe.skipIf(skipped !== null)(`listings on a seeded history${skipped ? ` (skipped: ${skipped})` : ''}`, () => {
+  const recorder = new PlanRecorder();
+  let database: Awaited<ReturnType<typeof openRecordedDatabase>>;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    database = await openRecordedDatabase(recorder);
+    t = await startTestApp({ database });
+    await seedHistory(t.db, await partnerOf(t.db, t.storefront.clientId), DEFAULT_HISTORY);
+  }, 180_000);
+  afterAll(async () => {
+    await t?.close();
+    await database?.dispose();
+  });
+
+  const recorded = async (work: () => Promise<unknown>, atLeast: number): Promise<RecordedPlan[]> => {
+    const refusedBefore = recorder.refused.length;
+    const plans = await recorder.during(work);
+    expect(recorder.refused.slice(refusedBefore)).toEqual([]);
+    expect(plans.length).toBeGreaterThanOrEqual(atLeast);
+    return plans;
+  };
+
+  it('the unpaid entries: the first page and one after a cursor, from the work list', async () => {
+    const ops = operatorOf(t);
+    let pages = 0;
+    const plans = await recorded(async () => {
+      const first = await unpaidEntries(ops, settingsOf(t), { limit: 200 });
+      // The history leaves the entries no bank line paid open: many pages of them.
+      expect(first.items).toHaveLength(200);
+      expect(first.next).not.toBeNull();
+      const second = await unpaidEntries(ops, settingsOf(t), { limit: 200, after: first.next! });
+      expect(second.items[0]!.receivedAt.getTime()).toBeGreaterThanOrEqual(first.items.at(-1)!.receivedAt.getTime());
+      pages = 2;
+    }, 2);
+    expect(pages).toBe(2);
+    expect(scansOfGrowingTables(plans)).toEqual([]);
+    expect(plans.every((plan) => plan.text.includes('bank_open_entries'))).toBe(true);
+  }, 60_000);
+
+  it("the mail outbox: its counts, the unsent, one status's page and the page after it", async () => {
+    const ops = operatorOf(t);
+    const plans = await recorded(async () => {
+      const unsent = await mailOutbox(ops, { limit: 500 });
+      expect(unsent.counts).toEqual({});
+      const sent = await mailOutbox(ops, { status: 'sent', limit: 500 });
+      expect(sent.messages).toHaveLength(500);
+      await mailOutbox(ops, { status: 'sent', limit: 500, after: sent.next! });
+    }, 9);
+    expect(scansOfGrowingTables(plans)).toEqual([]);
+  }, 60_000);
+
+  it('bank lines (all, and unmatched) and matches: a page, and the page after its last row', async () => {
+    const ops = operatorOf(t);
+    const plans = await recorded(async () => {
+      for (const unmatched of [false, true]) {
+        const first = await bankLines(ops, settingsOf(t), { unmatched, limit: 200 });
+        if (first.length > 0) await bankLines(ops, settingsOf(t), { unmatched, limit: 200, after: first.at(-1)!.id });
+      }
+      const matches = await bankMatches(ops, 200);
+      expect(matches).toHaveLength(200);
+      await bankMatches(ops, 200, matches.at(-1)!.id);
+    }, 5);
+    expect(scansOfGrowingTables(plans)).toEqual([]);
+  }, 60_000);
+
+  it('the audit log: a page, and the page after its last entry', async () => {
+    const ops = operatorOf(t);
+    const plans = await recorded(async () => {
+      const first = await listAudit(ops, { limit: 201 });
+      await listAudit(ops, { limit: 201, after: String(first.at(-1)!.id) });
+      await listAudit(ops, { action: 'partner', limit: 201, after: String(first.at(-1)!.id) });
+    }, 3);
+    expect(scansOfGrowingTables(plans)).toEqual([]);
+  }, 60_000);
+});
