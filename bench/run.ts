@@ -96,8 +96,12 @@ async function main() {
     return grantsAlone({ repoRoot, workDir, serverUrl, startedAt, loadAtStart: loadAtStart ?? 0 });
   // The de-identification alone needs no service: its own short section (bench/deidentify.ts).
   if (only?.size === 1 && only.has('deidentify')) return deidentifyAlone(repoRoot, workDir, serverUrl, startedAt);
-  progress('npm run build (the service runs compiled, as npm start and the image run it)');
-  buildService(repoRoot);
+  // BENCH_NO_BUILD=1: the dist/ already built (runs side by side must not rebuild it under each other).
+  if (process.env.BENCH_NO_BUILD === '1') progress('using the dist/ already built (BENCH_NO_BUILD=1)');
+  else {
+    progress('npm run build (the service runs compiled, as npm start and the image run it)');
+    buildService(repoRoot);
+  }
   const database = await createBenchDatabase(serverUrl, workDir);
   try {
     progress(`database: ${database.location}; work dir ${workDir}`);
