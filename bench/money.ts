@@ -58,12 +58,20 @@ export async function runMoneyLoop(
     // The untimed advance between debit runs settles the previous run's 10,000 payments in one request, longer
     // than the default minute a silent connection is kept: the sandbox service keeps it for ten.
     const env = { CONNECTION_IDLE_TIMEOUT_MS: '600000' };
-    const options = { ...context, credentials, logName: 'service-money.log', cpuProfileDir, env };
+    const options = {
+      ...context,
+      credentials,
+      logName: 'service-money.log',
+      phase: 'money loop: debits, resume, statement entries',
+      cpuProfileDir,
+      env,
+    };
     let service = await startService(options);
     try {
       if (wanted('debits')) {
         progress(`debits: ${DEBITS} plans due tomorrow, then the sandbox clock a day on, ${MONEY_RUNS} times`);
         loop.debits = await measureDebits(service, progress);
+        service.mark('debits');
       }
       if (wanted('resume'))
         for (let i = 0; i < MONEY_RUNS; i += 1) {
@@ -218,19 +226,5 @@ export function moneyTargets(kind: 'postgres' | 'embedded', loop: MoneyLoop): Ta
       actual: `${shown(loop.resume, seconds)}; settled once each: ${once ? 'yes' : 'no'} (${resumed.map((r) => `${r.settlements} settlements of ${r.distinctDonations} donations, ${r.attempts} runs`).join('; ')})`,
     });
   }
-  const peaks = [loop.receipts, loop.statement].flatMap(
-    (r) => r?.runs.flatMap((run) => (run.peakRssMb === null ? [] : [run.peakRssMb])) ?? [],
-  );
-  if (peaks.length > 0)
-    targets.push({
-      description: 'peak RSS ≤ 300 MB during receipts and statement import',
-      met: Math.max(...peaks) <= 300,
-      actual: `receipts service ${fmtPeak(loop.receipts)}, statement import ${fmtPeak(loop.statement)}`,
-    });
   return targets;
 }
-
-const fmtPeak = (r: MoneyResult | null) => {
-  const peaks = r?.runs.flatMap((run) => (run.peakRssMb === null ? [] : [run.peakRssMb])) ?? [];
-  return peaks.length === 0 ? 'not measured' : `≤ ${Math.round(Math.max(...peaks))} MB`;
-};

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Row } from './report.js';
 
 /**
  * Peak resident memory of a process, from Linux's /proc/<pid>/status: VmHWM is the kernel's own high-water mark,
@@ -44,4 +46,77 @@ export class PeakRssSampler {
       if (kb > this.peakKb) this.peakKb = kb;
     }
   }
+}
+
+/** Where the memory was at a process's highest sample (bench/memory-probe.js, BENCH_MEMORY_DETAIL=1), in MB. */
+export interface MemoryDetail {
+  rssMb: number;
+  heapTotalMb: number;
+  heapUsedMb: number;
+  externalMb: number;
+  arrayBuffersMb: number;
+  wasmMemoryMb: number;
+  nativeMb: number;
+  resident: { wasmMemory: number; code: number; files: number; brk: number; otherAnonymous: number } | null;
+}
+
+/** One process of the run (a service started for some workloads, an import): its VmHWM, and what raised it. */
+export interface PhaseMemory {
+  phase: string;
+  peakMb: number;
+  /** The high-water mark after each workload the process ran, in order: the workload that raised it is the peak's. */
+  marks: { label: string; peakMb: number }[];
+  detail: MemoryDetail | null;
+}
+
+const phases: PhaseMemory[] = [];
+
+/** BENCH_MEMORY_DETAIL=1: the service and the import run with the probe, and the table splits heap from native. */
+const memoryDetail = process.env.BENCH_MEMORY_DETAIL === '1';
+const MEMORY_PROBE = fileURLToPath(new URL('./memory-probe.js', import.meta.url));
+
+/** The node flags and variables that load the probe into a process writing to `file` (none without the knob). */
+export function probeLaunch(file: string): { nodeArgs: string[]; env: NodeJS.ProcessEnv } {
+  if (!memoryDetail) return { nodeArgs: [], env: {} };
+  return { nodeArgs: [`--import=${pathToFileURL(MEMORY_PROBE).href}`], env: { BENCH_MEMORY_PROBE_FILE: file } };
+}
+
+/** Records a finished process's peak (and the probe's split when it ran) as one phase of the run. */
+export function recordPhase(
+  phase: string,
+  peakMb: number | null,
+  probeFile: string | null,
+  marks: PhaseMemory['marks'] = [],
+): void {
+  if (peakMb === null) return;
+  let detail: MemoryDetail | null = null;
+  if (memoryDetail && probeFile)
+    try {
+      detail = JSON.parse(readFileSync(probeFile, 'utf8')) as MemoryDetail;
+    } catch {
+      detail = null;
+    }
+  phases.push({ phase, peakMb, marks, detail });
+}
+
+/** Every phase recorded so far, in the order they ended. */
+export function phasesMeasured(): readonly PhaseMemory[] {
+  return phases;
+}
+
+/** One row per phase: its VmHWM, the workloads in the order they raised it, and the probe's split when it ran. */
+export function memoryRows(all: readonly PhaseMemory[]): Row[] {
+  return all.map((p) => {
+    const marks =
+      p.marks.length === 0 ? '' : `; after ${p.marks.map((m) => `${m.label} ${Math.round(m.peakMb)}`).join(', ')}`;
+    const d = p.detail;
+    const r = d?.resident;
+    const split = !d
+      ? ''
+      : `; at the highest sample RSS ${d.rssMb}: V8 heap ${d.heapTotalMb} (used ${d.heapUsedMb}), native ${d.nativeMb}` +
+        (r
+          ? ` (WebAssembly memory ${r.wasmMemory} of ${d.wasmMemoryMb}, code ${r.code}, files ${r.files}, malloc brk ${r.brk}, other anonymous ${r.otherAnonymous} incl. the heap)`
+          : '');
+    return { workload: `peak RSS (VmHWM): ${p.phase}`, p50: `${Math.round(p.peakMb)} MB${marks}${split}` };
+  });
 }

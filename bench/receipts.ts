@@ -109,6 +109,7 @@ async function measureOn(
     credentials,
     env: productionEnv(sink.url),
     logName: 'service-receipts.log',
+    phase: 'receipts (a production service, PDFs and SMTP)',
     cpuProfileDir,
   });
   const basePath = new URL(service.baseUrl).pathname.replace(/\/$/, '');

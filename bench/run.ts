@@ -11,7 +11,9 @@
  * and request-log (bench/request-log.ts: POST /donations with the request log on and off, two services; alone, PostgreSQL);
  * for one path alone, e.g. BENCH_ONLY=report for the 100,000-entry remittance report), BENCH_CPU_PROF (a directory: the service runs
  * with --cpu-prof and writes its profile there), BENCH_SERVICE_NODE_ARGS (more node flags for the service, e.g.
- * --trace-gc), BENCH_KEEP (keep the temp dir and the service's log), BENCH_KEEP_DATABASE.
+ * --trace-gc), BENCH_KEEP (keep the temp dir and the service's log), BENCH_KEEP_DATABASE, BENCH_MEMORY_DETAIL=1 (each
+ * service and the statement import run with bench/memory-probe.js, and each phase's row splits the V8 heap from native
+ * memory: PGlite's WebAssembly memory, compiled code, malloc, the binary).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -54,8 +56,9 @@ import {
 } from './remittance-report.js';
 import { machineDescription, table, targetsList, writeSection, type Row } from './report.js';
 import { BENCH_QUOTA_LIMIT, buildService, startService } from './service.js';
-import { evaluateTargets, importTargets, requestLogTarget, throughputTargets } from './targets.js';
+import { evaluateTargets, importTargets, memoryTargets, requestLogTarget, throughputTargets } from './targets.js';
 import { measureRequestLog } from './request-log.js';
+import { memoryRows, phasesMeasured } from './process-memory.js';
 import { IMPORT_ROWS, measureImport, type ImportResult } from './account-import.js';
 import { moneyRows, moneyTargets, runMoneyLoop, type MoneyLoop } from './money.js';
 import { GRANT_CLUBS, GRANT_DONATIONS_PER_CLUB, grantRows, grantTargets, measureGrantRound } from './grants.js';
@@ -98,8 +101,12 @@ async function main() {
   // The request log's cost alone: two services of the build, log on and off (bench/request-log.ts).
   if (only?.size === 1 && only.has('request-log'))
     return requestLogAlone(repoRoot, workDir, serverUrl, startedAt, loadAtStart ?? 0);
-  progress('npm run build (the service runs compiled, as npm start and the image run it)');
-  buildService(repoRoot);
+  // BENCH_NO_BUILD=1: the dist/ already built (runs side by side must not rebuild it under each other).
+  if (process.env.BENCH_NO_BUILD === '1') progress('using the dist/ already built (BENCH_NO_BUILD=1)');
+  else {
+    progress('npm run build (the service runs compiled, as npm start and the image run it)');
+    buildService(repoRoot);
+  }
   const database = await createBenchDatabase(serverUrl, workDir);
   try {
     progress(`database: ${database.location}; work dir ${workDir}`);
@@ -108,17 +115,19 @@ async function main() {
     // After the service stopped: drafting is one transaction of the schedule job, timed on its own connection.
     const grants = wanted('grants') ? await measureGrantRound(database, progress) : null;
     const rows = [
-      ...buildRows(measured, run.remittance, run.peakRssMb),
+      ...buildRows(measured, run.remittance),
       ...throughputRows(run.throughput),
       ...reportRows(run.report),
       ...importRows(run.accountImport),
       ...(run.money ? moneyRows(run.money) : []),
       ...(grants ? grantRows(grants) : []),
+      ...memoryRows(phasesMeasured()),
     ];
-    const targets = evaluateTargets(database.kind, measured, run.remittance, run.peakRssMb, run.report);
+    const targets = evaluateTargets(database.kind, measured, run.remittance, run.report);
     targets.push(...throughputTargets(database.kind, run.throughput), ...importTargets(run.accountImport));
     if (run.money) targets.push(...moneyTargets(database.kind, run.money));
     if (grants) targets.push(...grantTargets(database.kind, grants));
+    targets.push(...memoryTargets(database.kind, phasesMeasured()));
     if (wanted('deidentify')) {
       progress(`deidentify: ${DEIDENTIFY_DONATIONS} donations past their retention, the job timed`);
       targets.push(deidentifyTarget(database.kind, await measureDeidentify(database, progress)));
@@ -280,6 +289,7 @@ async function runWorkloads(context: RunContext) {
     repoRoot,
     workDir,
     database,
+    phase: 'load workloads and batches',
     cpuProfileDir: process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined,
     nodeArgs: process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean),
   });
@@ -290,7 +300,6 @@ async function runWorkloads(context: RunContext) {
   let report: ReportResult | null = null;
   let throughput: BatchThroughputResult | null = null;
   let preparedReport: PreparedReport | null = null;
-  let peakRssMb: number | null = null;
   let databaseVersion: string | null = null;
   let answerHeaders: [string, string][] = [];
   const memory = () => {
@@ -309,6 +318,7 @@ async function runWorkloads(context: RunContext) {
     progress(`${key} (${memory()})`);
     const result = await measure(onService(request), timing, service.pid);
     (results[key] ??= []).push(result);
+    service.mark(key);
     progress(`  ${describe(result)}`);
   };
   const runBaseline = async (key: string, baseline: RunningBaseline, request: LoadSpec['request']) => {
@@ -336,6 +346,7 @@ async function runWorkloads(context: RunContext) {
     );
     (results[key] ??= []).push(own);
     (base[key] ??= []).push(baseline);
+    service.mark(key);
     progress(`  ${describe(own)}`);
     progress(`  baseline: ${describe(baseline)}`);
   };
@@ -390,19 +401,22 @@ async function runWorkloads(context: RunContext) {
         await send(onService(donationRequest(`${basePath}/donations`, creds, (id) => references.push(id))), missing);
       progress(`remittance: posting the batch (${memory()})`);
       remittance = await postRemittanceBatch(service.baseUrl, creds, references);
+      service.mark('remittance');
     }
     if (wanted('batches')) {
       progress(`batches: ${THROUGHPUT_BATCHES} batches of ${THROUGHPUT_ENTRIES} entries posted at once (${memory()})`);
       throughput = await measureBatchThroughput(service.origin, service.baseUrl, creds);
+      service.mark('batches');
       progress(`  ${throughput.batchesPerSecond?.toFixed(0) ?? '?'} batches/s; ${throughput.detail}`);
     }
     if (wanted('report')) {
       progress(`report: posting and reconciling a batch of ${REPORT_ENTRIES} entries (${memory()})`);
       preparedReport = await prepareReport(service.baseUrl, creds);
+      service.mark('report (100,000-entry batch posted and reconciled)');
     }
   } finally {
     progress(`stopping the service (${memory()})`);
-    peakRssMb = await service.stop();
+    await service.stop();
   }
   if (preparedReport) report = await readReport(context, service.credentials, preparedReport);
   if (database.kind === 'embedded' && wanted('donations')) await donationsBaseline(RUNS);
@@ -415,7 +429,7 @@ async function runWorkloads(context: RunContext) {
   let money: MoneyLoop | null = null;
   if (MONEY_KEYS.some(wanted))
     money = await runMoneyLoop({ repoRoot, workDir, database }, service.credentials, wanted, progress);
-  return { results, base, remittance, report, throughput, peakRssMb, databaseVersion, accountImport, money };
+  return { results, base, remittance, report, throughput, databaseVersion, accountImport, money };
 }
 
 /**
@@ -425,7 +439,7 @@ async function runWorkloads(context: RunContext) {
 async function readReport(context: RunContext, credentials: Credentials, prepared: PreparedReport) {
   const { repoRoot, workDir, database } = context;
   progress('report: restarting the service, then reading the first page and the CSV');
-  const service = await startService({ repoRoot, workDir, database, credentials });
+  const service = await startService({ repoRoot, workDir, database, credentials, phase: 'report read (page, CSV)' });
   try {
     const report = await measureReport(service.baseUrl, credentials, prepared, {
       rssMb: () => service.memory().rssMb,
@@ -508,7 +522,7 @@ function describe(result: LoadResult): string {
   return `${Math.round(result.rps)} req/s, p99 ${result.p99} ms${cpu}`;
 }
 
-function buildRows(measured: Measured, remittance: RemittanceResult | null, peakRssMb: number | null): Row[] {
+function buildRows(measured: Measured, remittance: RemittanceResult | null): Row[] {
   const rows = Object.entries(WORKLOAD_NAMES).flatMap(([key, workload]): Row[] => {
     const r = measured.service[key];
     if (!r) return [];
@@ -544,10 +558,6 @@ function buildRows(measured: Measured, remittance: RemittanceResult | null, peak
       errors: remittance.reconciledMs === null ? undefined : remittance.errors,
     });
   }
-  rows.push({
-    workload: 'peak RSS of the service process (VmHWM)',
-    p50: peakRssMb === null ? 'n/a' : `${Math.round(peakRssMb)} MB`,
-  });
   return rows;
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { productionLaunch } from '../scripts/production-launch.js';
 import { startChild, type Child } from './child.js';
 import type { BenchDatabase } from './database.js';
-import { PeakRssSampler } from './process-memory.js';
+import { PeakRssSampler, probeLaunch, recordPhase } from './process-memory.js';
 
 /**
  * The bench partner's quota: on, but far above what a run sends (a few hundred thousand requests), so that the
@@ -20,6 +20,8 @@ export interface RunningService {
   pid: number;
   /** Current and peak RSS in MB so far. */
   memory(): { rssMb: number; peakMb: number };
+  /** Notes the high-water mark once a workload is done, so the phase's peak names the workload that raised it. */
+  mark(label: string): void;
   /** Stops the service gracefully; returns its peak RSS in MB (null without /proc). */
   stop(): Promise<number | null>;
   /** kill -9: the process ends at once, mid-work, as a crash would end it. */
@@ -40,7 +42,11 @@ export interface ServiceOptions {
   env?: NodeJS.ProcessEnv;
   /** The name of its log file in the work dir (each start of a workload writes its own). */
   logName?: string;
+  /** What this process stands for in the run's peak RSS by phase (default: its log's name). */
+  phase?: string;
 }
+
+let started = 0;
 
 /** The bench and the soak measure the service as deployed, the compiled build; its output goes to stderr. */
 export function buildService(repoRoot: string) {
@@ -75,20 +81,28 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   else env.DATA_DIR = database.dataDir;
 
   const launch = productionLaunch(options.repoRoot);
+  const logName = options.logName ?? (options.credentials ? 'service-restarted.log' : 'service.log');
+  const phase = options.phase ?? logName.replace(/\.log$/, '');
+  started += 1;
+  const probeFile = join(options.workDir, `memory-${started}.json`);
+  const probe = probeLaunch(probeFile);
   const child: Child = startChild(launch.script, {
     cwd: options.repoRoot,
-    env: { ...env, ...launch.env },
+    env: { ...env, ...launch.env, ...probe.env },
     // A restart writes a log of its own: its banner must not be confused with the first run's.
-    logFile: join(options.workDir, options.logName ?? (options.credentials ? 'service-restarted.log' : 'service.log')),
+    logFile: join(options.workDir, logName),
     nodeArgs: [
       ...launch.nodeArgs,
+      ...probe.nodeArgs,
       ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
       ...(options.nodeArgs ?? []),
     ],
   });
   const rss = new PeakRssSampler(child.pid);
+  const marks: { label: string; peakMb: number }[] = [];
   try {
-    const [, baseUrl] = await child.waitFor(/Fundraiser partner API \(\w+\) on (\S+) /, 60_000);
+    // A first start runs initdb in a child process: on a machine shared with other runs it took over a minute.
+    const [, baseUrl] = await child.waitFor(/Fundraiser partner API \(\w+\) on (\S+) /, 180_000);
     const [, clientId, clientSecret] = options.credentials
       ? [null, options.credentials.clientId, options.credentials.clientSecret]
       : await child.waitFor(/\[Storefront App\]\s+client_id=(\S+)\s+client_secret=(\S+)/, 5_000);
@@ -98,13 +112,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       credentials: { clientId: clientId, clientSecret: clientSecret },
       pid: child.pid,
       memory: () => rss.now(),
+      mark: (label) => void marks.push({ label, peakMb: rss.now().peakMb }),
       async stop() {
         const peak = rss.stop();
         await child.stop();
+        recordPhase(phase, peak, probeFile, marks);
         return peak;
       },
       async kill() {
-        rss.stop();
+        recordPhase(`${phase} (killed)`, rss.stop(), probeFile, marks);
         await child.kill();
       },
     };

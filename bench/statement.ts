@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchDatabase } from './database.js';
 import { batchState, cpuProfileDir, createDonations, postBatch, until, type MoneyRun } from './money-support.js';
-import { PeakRssSampler } from './process-memory.js';
+import { PeakRssSampler, probeLaunch, recordPhase } from './process-memory.js';
 import type { RunningService } from './service.js';
 import { DONATION_AMOUNT } from './workloads.js';
 
@@ -107,10 +107,12 @@ export async function importStatementFile(repoRoot: string, database: BenchDatab
   const profile = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
   // The heap's flag bin/fundraiser-admin.js sets for the CLI on this database, whose import this process stands for.
   const heap = database.kind === 'postgres' ? '--heap-growing-percent=20' : '--optimize-for-size';
-  const flags = ['--v8-pool-size=1', heap, ...profile];
+  const probeFile = `${file}.memory.json`;
+  const probe = probeLaunch(probeFile);
+  const flags = ['--v8-pool-size=1', heap, ...profile, ...probe.nodeArgs];
   const child = spawn(process.execPath, [...flags, '--input-type=module', '-e', script], {
     cwd: repoRoot,
-    env,
+    env: { ...env, ...probe.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const rss = new PeakRssSampler(child.pid!, 50);
@@ -120,6 +122,7 @@ export async function importStatementFile(repoRoot: string, database: BenchDatab
   child.stderr.on('data', (chunk) => (err += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   const peakRssMb = rss.stop();
+  recordPhase('statement import (the CLI process)', peakRssMb, probeFile);
   const line = out.trim().split('\n').at(-1);
   if (code !== 0 || !line) throw new Error(`the import exited ${code}: ${err.slice(-800)}`);
   const { ms, cpuUs, result } = JSON.parse(line) as {

@@ -11,10 +11,12 @@ import { pingDatabase } from './with-timeout.js';
  * rather than for PGlite's defaults (shared_buffers 160 MB, maintenance_work_mem 64 MB), which alone put the
  * service's resident memory near 300 MB. The operating system's page cache still holds the data files, so the
  * buffers are small: every page of them becomes resident once a big batch has passed through (WebAssembly memory
- * never shrinks), and 32 MB instead of 16 MB raised the bench's peak by 18 MB with no change in any timing.
+ * never shrinks), and 32 MB instead of 16 MB raised the bench's peak by 18 MB with no change in any timing; 8 MB
+ * instead of 16 MB took the touched WebAssembly memory of an idle service from 30 to 21 MB
+ * (docs/decisions/0078-memory-bounds-of-the-service.md).
  */
 const EMBEDDED_SETTINGS = {
-  shared_buffers: '16MB',
+  shared_buffers: '8MB',
   maintenance_work_mem: '16MB',
 } as const;
 

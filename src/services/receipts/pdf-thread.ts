@@ -19,6 +19,13 @@ const IDLE_MS = 60_000;
  * service the difference was within its noise: decision 0055).
  */
 const YOUNG_GENERATION_MB = 4;
+/**
+ * The thread's old generation: what it keeps between documents is PDFKit's font metrics and the module code, a few
+ * MB; bounded, V8 collects it as it nears the bound instead of letting it grow with the garbage of thousands of
+ * receipts (docs/decisions/0078-memory-bounds-of-the-service.md). A document that needed more would fail its job,
+ * which is retried, rather than the service.
+ */
+const OLD_GENERATION_MB = 32;
 
 /** Run from the sources (tests, `npm run dev`), the thread loads the worker's TypeScript through tsx as well. */
 const fromSources = import.meta.url.endsWith('.ts');
@@ -33,7 +40,7 @@ function pool(): Promise<Piscina> {
         minThreads: 0,
         maxThreads: THREADS,
         idleTimeout: IDLE_MS,
-        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB },
         execArgv: fromSources ? ['--import', 'tsx'] : [],
       }),
   ));
