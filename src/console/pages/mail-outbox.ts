@@ -1,4 +1,4 @@
-import { mailOutbox, type OutboxMessage } from '../../services/operators/receipt-register.js';
+import { mailOutbox, SENT_COUNT_DAYS, type OutboxMessage } from '../../services/operators/receipt-register.js';
 import { dataTable } from '../views/components.js';
 import { listPage } from '../views/list-page.js';
 
@@ -9,7 +9,7 @@ const WHAT: Record<string, string> = {
   pending: 'waiting to be sent, or to be tried again',
   held: 'kept here: nothing may send it (no SMTP_URL, or outside production without MAIL_REDIRECT_TO)',
   failed: 'refused for good by the mail server, or out of tries: not sent',
-  sent: 'sent',
+  sent: `sent in the last ${SENT_COUNT_DAYS} days (older ones are not counted)`,
 };
 
 /**

@@ -207,13 +207,26 @@ export async function countUnsentByStatus(db: Kysely<DB>): Promise<Record<string
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
 
-export async function countByStatus(db: Kysely<DB>): Promise<Record<string, number>> {
+/**
+ * Messages per status: every one still waiting (pending, held, failed), through the index of unsent messages, and
+ * those sent since `sentSince`, through the index of their sending time. Sent messages are the history: counting them
+ * all read every message ever written on each look at the outbox
+ * (docs/decisions/0074-operators-counts-of-the-history-bounded.md).
+ */
+export async function countByStatus(db: Kysely<DB>, sentSince: Date): Promise<Record<string, number>> {
   const rows = await db
     .selectFrom('mail_outbox')
     .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('status', '<>', 'sent')
     .groupBy('status')
     .execute();
-  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  const sent = await db
+    .selectFrom('mail_outbox')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', '=', 'sent')
+    .where('sent_at', '>=', sentSince)
+    .executeTakeFirstOrThrow();
+  return { ...Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])), sent: Number(sent.n) };
 }
 
 /**

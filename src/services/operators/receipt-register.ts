@@ -146,7 +146,13 @@ export type OutboxMessage = Omit<MailMessage, 'text_body' | 'html_body'>;
 
 const STATUSES = ['pending', 'held', 'sent', 'failed'];
 
-/** The mail outbox: messages not sent yet (or those of one status), newest first, and the count of each status. */
+/** Days of sent messages the outbox counts: the count of every message ever sent grew with the history. */
+export const SENT_COUNT_DAYS = 7;
+
+/**
+ * The mail outbox: messages not sent yet (or those of one status), newest first, the count of each status waiting,
+ * and of the messages sent in the last SENT_COUNT_DAYS days.
+ */
 export async function mailOutbox(
   ctx: OperatorContext,
   filter: { status?: string; limit: number },
@@ -155,7 +161,7 @@ export async function mailOutbox(
   if (status !== undefined && !STATUSES.includes(status))
     throw new InvalidInputError(`${JSON.stringify(status)} is not a status: use one of ${STATUSES.join(', ')}.`);
   const [counts, messages] = await Promise.all([
-    countByStatus(ctx.db),
+    countByStatus(ctx.db, new Date(ctx.now().getTime() - SENT_COUNT_DAYS * 86_400_000)),
     listMessages(ctx.db, { ...(status ? { status } : {}), limit: filter.limit }),
   ]);
   return { counts, messages };

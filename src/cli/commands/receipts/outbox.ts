@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { mailOutbox } from '../../../services/operators/receipt-register.js';
+import { mailOutbox, SENT_COUNT_DAYS } from '../../../services/operators/receipt-register.js';
 import type { CliContext } from '../../context.js';
 import { wholeNumber, withJson } from '../../options.js';
 import { tableOr } from '../../output.js';
@@ -29,7 +29,7 @@ export function registerReceiptsOutbox(receipts: Command, ctx: CliContext) {
             ],
             'No message waits.',
           ),
-          `In all: ${['pending', 'held', 'failed', 'sent'].map((s) => `${counts[s] ?? 0} ${s}`).join(', ')}.`,
+          `In all: ${['pending', 'held', 'failed'].map((s) => `${counts[s] ?? 0} ${s}`).join(', ')}; ${counts.sent ?? 0} sent in the last ${SENT_COUNT_DAYS} days.`,
         ].join('\n'),
       );
     }),
