@@ -71,12 +71,25 @@ export async function measureFigures(context: FigureContext): Promise<Pair> {
     figures[i]!.push(figure);
     progress(`  ${sides[i]!.name}: ${figure.label}: ${figure.error ?? figure.shown}`);
   };
-  /** A one-shot figure, taken on the empty database then at once on the history. */
-  const each = async (work: (i: number) => Promise<Figure>) => {
-    for (const i of [0, 1]) add(i, await work(i));
+  /**
+   * A one-shot figure, taken on the empty database then at once on the history; one that fails (a statement
+   * timeout on the history, say) is a figure with its error, and the run goes on.
+   */
+  const each = async (key: string, label: string, work: (i: number) => Promise<Figure>) => {
+    for (const i of [0, 1])
+      add(
+        i,
+        await work(i).catch((err: unknown) => ({
+          key,
+          label,
+          cost: null,
+          shown: '—',
+          error: (err as Error).message,
+        })),
+      );
   };
   progress('receipts: a production-like service, live donations settled, receipted and mailed');
-  await each(async (i) =>
+  await each('receipts', 'receipts issued and accepted by SMTP', async (i) =>
     moneyFigure('receipts', 'receipts issued and accepted by SMTP', await receipts(repoRoot, sides[i]!, progress)),
   );
   for (const side of sides) await createOperator(side.database);
@@ -100,7 +113,7 @@ export async function measureFigures(context: FigureContext): Promise<Pair> {
     await requestMix(context, pair, add);
     await consolePages(pair, add);
     progress('batches: 20-entry batches posted at once, until reconciled');
-    await each(async (i) => {
+    await each('batches', 'batches of 20 entries reconciled', async (i) => {
       const service = pair[i]!;
       const throughput = await measureBatchThroughput(service.origin, service.baseUrl, service.credentials);
       return {
@@ -112,7 +125,7 @@ export async function measureFigures(context: FigureContext): Promise<Pair> {
       };
     });
     progress('debits: plans due tomorrow, the sandbox clock a day on');
-    await each(async (i) =>
+    await each('debits', 'due debits created and submitted', async (i) =>
       moneyFigure('debits', 'due debits created and submitted', await measureDebits(pair[i]!, progress)),
     );
     progress('report: one large batch posted and reconciled, then its first page and its CSV');
@@ -151,7 +164,7 @@ export async function measureFigures(context: FigureContext): Promise<Pair> {
     for (const service of services) peaks.push((await service.stop()) ?? 0);
   }
   progress('statement: imported and matched (the CLI, no service running)');
-  await each(async (i) => {
+  await each('statement', 'statement imported and matched', async (i) => {
     const file = statementFile(sides[i]!.workDir, 0);
     writeStatementFile(file, statements[i]!);
     const run = await importStatementFile(repoRoot, sides[i]!.database, file);
