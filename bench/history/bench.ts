@@ -62,9 +62,9 @@ export async function runHistoryBench(knobs: string[]): Promise<void> {
       '## PostgreSQL: three-season history',
       '',
       `Command: \`${knobs
-        .concat('BENCH_HISTORY_SCALE')
+        .concat('BENCH_HISTORY_SCALE', 'BENCH_HISTORY_URL')
         .filter((k) => process.env[k] !== undefined && k !== 'BENCH_SECONDS')
-        .map((k) => `${k}=${process.env[k]} `)
+        .map((k) => `${k}=${k === 'BENCH_HISTORY_URL' ? redactUrl(process.env[k]!) : process.env[k]} `)
         .join(
           '',
         )}DATABASE_URL=${redactUrl(serverUrl)} npm run bench:history\` — ${new Date(startedAt).toISOString()}, whole run ${((Date.now() - startedAt) / 1000).toFixed(0)} s.`,
@@ -114,6 +114,12 @@ interface Compared {
   error: string | null;
 }
 
+/** An error in one table cell: its first line, and the statement timeout named when a child's stack hides it. */
+const brief = (error: string) => {
+  const first = (error.split('\n')[0] ?? '').slice(0, 100);
+  return /57014|statement timeout/.test(error) ? `statement timeout (57014): ${first}` : first;
+};
+
 function compare(empty: Figure[], history: Figure[]): Compared[] {
   return empty.map((e) => {
     const h = history.find((f) => f.key === e.key);
@@ -121,10 +127,10 @@ function compare(empty: Figure[], history: Figure[]): Compared[] {
     return {
       key: e.key,
       label: e.label,
-      empty: e.error ? `not measured: ${e.error}` : e.shown,
-      history: !h ? 'not measured' : h.error ? `not measured: ${h.error}` : h.shown,
+      empty: e.error ? `not measured: ${brief(e.error)}` : e.shown,
+      history: !h ? 'not measured' : h.error ? `not measured: ${brief(h.error)}` : h.shown,
       ratio,
-      error: e.error ?? h?.error ?? (h ? null : 'not measured'),
+      error: e.error ? brief(e.error) : h?.error ? brief(h.error) : h ? null : 'not measured',
     };
   });
 }
