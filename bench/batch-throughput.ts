@@ -3,7 +3,7 @@ import { send, type LoadSpec } from './load.js';
 import { CHANNEL, DONATION_AMOUNT, donationRequest, FUNDRAISER_ID, type Credentials } from './workloads.js';
 
 /** Many small batches posted at once, as partners post them, rather than one big one. */
-export const THROUGHPUT_BATCHES = 2_000;
+export const THROUGHPUT_BATCHES = Number(process.env.BENCH_THROUGHPUT_BATCHES ?? 2_000);
 export const THROUGHPUT_ENTRIES = 20;
 /** Parallel POSTs while posting the batches (the service's pool takes them as fast as it can). */
 const POST_CONCURRENCY = 50;

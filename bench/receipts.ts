@@ -91,13 +91,14 @@ export async function measureReceipts(
     const seeding = await startService({ ...context, workDir, database, logName: 'service-receipts-seed.log' });
     const sandbox = seeding.credentials;
     await seeding.stop();
-    return await measureOn({ ...context, workDir, database }, sandbox, progress);
+    return await measureReceiptsOn({ ...context, workDir, database }, sandbox, progress);
   } finally {
     await database.drop();
   }
 }
 
-async function measureOn(
+/** The same, on a database the caller made and seeded (the history bench: its empty and its history database). */
+export async function measureReceiptsOn(
   context: { repoRoot: string; workDir: string; database: BenchDatabase },
   sandbox: Credentials,
   progress: (message: string) => void,

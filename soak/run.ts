@@ -22,6 +22,7 @@ import { createBenchDatabase } from '../bench/database.js';
 import { machineDescription, writeSection } from '../bench/report.js';
 import { buildService, startService } from '../bench/service.js';
 import { startSmtpSink } from '../bench/smtp-sink.js';
+import { prepareDatabase } from '../bench/history/prepare.js';
 import { BackgroundWork } from './background.js';
 import { autovacuumProblems, drainBackground, probe, PROBE_CONNECTIONS, PROBE_SECONDS } from './capacity.js';
 import { drawChart } from './chart.js';
@@ -56,12 +57,17 @@ async function main() {
   const startedAt = new Date();
   const database = await createBenchDatabase(serverUrl, workDir);
   if (database.kind !== 'postgres') throw new Error('unreachable');
+  // SOAK_HISTORY=1: the soak starts from the three-season history of bench:history (BENCH_HISTORY_SCALE applies).
+  const history = process.env.SOAK_HISTORY
+    ? await prepareDatabase({ repoRoot, workDir, database, name: 'soak', withHistory: true, progress })
+    : null;
   // Receipts leave through a local SMTP server: outside production only to a QA inbox (docs/receipts.md).
   const smtp = await startSmtpSink();
   const service = await startService({
     repoRoot,
     workDir,
     database,
+    ...(history ? { credentials: history.credentials } : {}),
     // As the bench's receipts workload runs it (bench/receipts.ts): a season's receipts need more than two at once.
     env: { SMTP_URL: smtp.url, MAIL_REDIRECT_TO: 'qa@foundation.test', MAIL_CONCURRENCY: '8' },
     // As in the bench: the service writes a CPU profile there when it stops.

@@ -195,6 +195,8 @@ describe('fundraiser-admin receipts export | statement | outbox', () => {
     expect(failed.counts.failed).toBe(1);
     const text = await run('receipts', 'outbox');
     expect(text.stdout).toContain('SMTP 550');
+    // The sent are counted over the last days only: their total is the whole history (decision 0074).
+    expect(text.stdout).toMatch(/; \d+ sent in the last 7 days\./);
     const bad = await run('receipts', 'outbox', '--status', 'lost');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('"lost" is not a status');

@@ -3,6 +3,7 @@ import { importStatement } from '../../src/services/bank-statements/import-state
 import { bankLines, bankMatches, openSuggestions, unpaidEntries } from '../../src/services/bank-statements/listings.js';
 import { loadDashboard } from '../../src/services/console/dashboard.js';
 import { listAudit } from '../../src/services/operators/audit.js';
+import { DEBIT_VIEWS, listDebits } from '../../src/services/operators/recurring-debits.js';
 import { camt053, dayOf, operatorOf, settingsOf } from '../bank-statements/support.js';
 import { usingPostgres } from '../helpers/database.js';
 import { donationBody, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -119,6 +120,15 @@ describe.skipIf(skipped !== null)(`plans on a seeded history${skipped ? ` (skipp
       await loadDashboard(ops, { schedule: '15,last', timeZone: 'Australia/Sydney' });
       await listAudit(ops, { limit: 50 });
     }, 3);
+    expect(scansOfGrowingTables(plans)).toEqual([]);
+  }, 60_000);
+
+  it("operators: the debits' views, each a page in its own order", async () => {
+    const ops = operatorOf(t);
+    const plans = await recorded(async () => {
+      for (const view of DEBIT_VIEWS)
+        expect(Array.isArray(await listDebits(ops, { view, limit: 50 }, 'Australia/Sydney'))).toBe(true);
+    }, DEBIT_VIEWS.length);
     expect(scansOfGrowingTables(plans)).toEqual([]);
   }, 60_000);
 });
