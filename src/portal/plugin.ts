@@ -5,12 +5,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/route-context.js';
 import { registerPortalGuard } from './guard.js';
 import { notFoundPage, portalErrorHandler } from './pages/error-page.js';
+import { invitationPages } from './pages/invitation.js';
 import { overviewPage } from './pages/overview.js';
 import { signInPages } from './pages/sign-in.js';
+import { usersPages } from './pages/users.js';
+import { credentialsPages } from './pages/credentials.js';
 import type { PortalDeps, PortalPage } from './route-context.js';
 
 /** Every page of the portal; a new page appends its registration here. */
-export const pages: PortalPage[] = [signInPages, overviewPage];
+export const pages: PortalPage[] = [signInPages, invitationPages, overviewPage, usersPages, credentialsPages];
 
 /**
  * The portal's own content security policy: the console's (src/http/plugins/security-headers.ts) narrowed — no

@@ -230,3 +230,9 @@ export async function deletePortalSession(db: Kysely<DB>, tokenHash: string): Pr
 export async function deleteUserPortalSessions(db: Kysely<DB>, userId: string): Promise<void> {
   await db.deleteFrom('portal_sessions').where('user_id', '=', userId).execute();
 }
+
+/** The e-mail of every user a partner ever had (removed ones too): the actors of its portal's audited changes. */
+export async function listPortalUsersOfPartner(db: Kysely<DB>, partnerId: string): Promise<string[]> {
+  const rows = await db.selectFrom('portal_users').select('email').where('partner_id', '=', partnerId).execute();
+  return rows.map((r) => r.email);
+}
