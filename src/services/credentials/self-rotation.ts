@@ -108,8 +108,7 @@ async function asApiError<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof OperatorError)
-      throw new ApiError('CONFLICT', partnerFacing(err.message));
+    if (err instanceof OperatorError) throw new ApiError('CONFLICT', partnerFacing(err.message));
     throw err;
   }
 }
