@@ -7,8 +7,9 @@ import { registerPartnersUpdate } from './update.js';
 import { registerPartnersSuspendReactivate } from './suspend-reactivate.js';
 import { registerPartnersContacts } from './contacts.js';
 import { registerPartnersNotices } from './notices.js';
+import { registerPartnersUsers } from './users.js';
 
-/** partners create | list | show | update | suspend | reactivate | contacts | contact-add | contact-remove | notices */
+/** partners create | list | show | update | suspend | reactivate | contacts | contact-add | contact-remove | notices | users */
 export function registerPartners(program: Command, ctx: CliContext) {
   const partners = program
     .command('partners')
@@ -21,4 +22,5 @@ export function registerPartners(program: Command, ctx: CliContext) {
   registerPartnersSuspendReactivate(partners, ctx);
   registerPartnersContacts(partners, ctx);
   registerPartnersNotices(partners, ctx);
+  registerPartnersUsers(partners, ctx);
 }
