@@ -13,13 +13,13 @@ import { credentialsPages } from './pages/credentials.js';
 import type { PortalDeps, PortalPage } from './route-context.js';
 
 /** Every page of the portal; a new page appends its registration here. */
-export const pages: PortalPage[] = [signInPages, invitationPages, overviewPage, usersPages, credentialsPages];
+const pages: PortalPage[] = [signInPages, invitationPages, overviewPage, usersPages, credentialsPages];
 
 /**
  * The portal's own content security policy: the console's (src/http/plugins/security-headers.ts) narrowed — no
  * data: images (the TOTP QR code is inline SVG), no fonts, and forms post to the portal only.
  */
-export const PORTAL_POLICY = [
+const PORTAL_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
