@@ -5,20 +5,31 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/route-context.js';
 import { registerPortalGuard } from './guard.js';
 import { notFoundPage, portalErrorHandler } from './pages/error-page.js';
+import { invitationPages } from './pages/invitation.js';
 import { overviewPage } from './pages/overview.js';
 import { signInPages } from './pages/sign-in.js';
 import { requestsPages } from './pages/requests.js';
 import { usagePage } from './pages/usage.js';
+import { usersPages } from './pages/users.js';
+import { credentialsPages } from './pages/credentials.js';
 import type { PortalDeps, PortalPage } from './route-context.js';
 
 /** Every page of the portal; a new page appends its registration here. */
-export const pages: PortalPage[] = [signInPages, overviewPage, requestsPages, usagePage];
+const pages: PortalPage[] = [
+  signInPages,
+  invitationPages,
+  overviewPage,
+  usersPages,
+  credentialsPages,
+  requestsPages,
+  usagePage,
+];
 
 /**
  * The portal's own content security policy: the console's (src/http/plugins/security-headers.ts) narrowed — no
  * data: images (the TOTP QR code is inline SVG), no fonts, and forms post to the portal only.
  */
-export const PORTAL_POLICY = [
+const PORTAL_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -15,6 +15,8 @@ export interface AuditEntry extends AuditEntryInput {
 
 export interface AuditFilter {
   actor?: string;
+  /** Any of these actors. */
+  actors?: string[];
   /** Matches the action itself or its family: "credential" matches "credential.rotate". */
   action?: string;
   /** Any of these subjects. */
@@ -43,6 +45,7 @@ export async function insertAuditEntry(db: Kysely<DB>, entry: AuditEntryInput): 
 export async function listAuditEntries(db: Kysely<DB>, filter: AuditFilter): Promise<AuditEntry[]> {
   let query = db.selectFrom('audit_log').select(['id', 'at', 'actor', 'action', 'subject', 'details']);
   if (filter.actor) query = query.where('actor', '=', filter.actor);
+  if (filter.actors?.length) query = query.where('actor', 'in', filter.actors);
   if (filter.action) {
     const action = filter.action;
     query = query.where((eb) => eb.or([eb('action', '=', action), eb('action', 'like', `${escapeLike(action)}.%`)]));

@@ -130,16 +130,6 @@ export async function useRecoveryCode(db: Kysely<DB>, userId: string, hash: stri
   return row !== undefined;
 }
 
-export async function countUnusedRecoveryCodes(db: Kysely<DB>, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('portal_recovery_codes')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export interface PortalSessionRow {
   userId: string;
   email: string;
@@ -229,4 +219,10 @@ export async function deletePortalSession(db: Kysely<DB>, tokenHash: string): Pr
 /** Ends every session of a user (role changed, removed, password or second factor reset). */
 export async function deleteUserPortalSessions(db: Kysely<DB>, userId: string): Promise<void> {
   await db.deleteFrom('portal_sessions').where('user_id', '=', userId).execute();
+}
+
+/** The e-mail of every user a partner ever had (removed ones too): the actors of its portal's audited changes. */
+export async function listPortalUsersOfPartner(db: Kysely<DB>, partnerId: string): Promise<string[]> {
+  const rows = await db.selectFrom('portal_users').select('email').where('partner_id', '=', partnerId).execute();
+  return rows.map((r) => r.email);
 }

@@ -9,7 +9,8 @@ import { AuditActions } from '../operators/audit.js';
 import { noticeRotationStarted } from '../notices/credentials.js';
 import { requireUsable, rotateWithin, rotationNotice } from '../operators/credential-admin.js';
 import type { OperatorContext } from '../operators/context.js';
-import { OperatorError } from '../operators/operator-errors.js';
+import { NotFoundError, OperatorError } from '../operators/operator-errors.js';
+import { listPortalUsersOfPartner } from '../../infrastructure/repositories/portal-users.js';
 import type { RequestContext } from '../record-donation.js';
 
 /** The overlap of a scheduled rotation (contract section 5.6): both pairs work for 14 days. */
@@ -43,15 +44,9 @@ export async function rotateOwnCredential(deps: SelfRotationDeps, context: Reque
   const actor = `partner:${principal.partnerId}`;
   const scope = idempotencyScope(context, 'POST /credentials/rotate', requestHash({ clientId: principal.clientId }));
   const result = await idempotent<Stored>(deps.db, scope, async (trx) => {
-    await requireRotationAllowed(trx, actor, deps);
-    const tx: OperatorContext = { db: trx, operator: actor, now: deps.now };
-    const rotation = await rotateWithin(
-      tx,
-      await asApiError(() => requireUsable(tx, principal.clientId, 'rotate')),
-      ROTATION_OVERLAP_DAYS,
+    const rotation = await asApiError(() =>
+      rotateForPartner(trx, deps, { partnerId: principal.partnerId, clientId: principal.clientId, actor }),
     );
-    // Its technical and security contacts are told, in this transaction (docs/partners.md, "Notices").
-    await noticeRotationStarted(trx, tx.now(), rotationNotice(rotation), true);
     return {
       status: 201,
       items: {
@@ -66,11 +61,36 @@ export async function rotateOwnCredential(deps: SelfRotationDeps, context: Reque
   return { ...result, items: { ...items, clientSecret: deps.secretBox.open(sealedSecret, items.clientId) } };
 }
 
-/** At most `perDay` rotations in 24 hours: a 429 with the wait until the oldest of them is a day old. */
-async function requireRotationAllowed(db: Kysely<DB>, actor: string, deps: SelfRotationDeps) {
+/**
+ * A partner's own rotation of one of its credentials, in the caller's transaction: through the API (the credential
+ * it calls with, actor `partner:<id>`) or the partner portal (a pair its user picks, actor `portal:<email>`). Both
+ * count against the same limit; a credential of another partner is not found, like an unknown one. Throws the
+ * limit as an ApiError (RATE_LIMIT, with Retry-After) and a refusal (rotated, revoked) as an OperatorError.
+ */
+export async function rotateForPartner(
+  trx: Kysely<DB>,
+  deps: SelfRotationDeps,
+  who: { partnerId: string; clientId: string; actor: string },
+) {
+  await requireRotationAllowed(trx, who.partnerId, deps);
+  const tx: OperatorContext = { db: trx, operator: who.actor, now: deps.now };
+  const credential = await requireUsable(tx, who.clientId, 'rotate');
+  if (credential.partnerId !== who.partnerId) throw new NotFoundError('There is no such credential.');
+  const rotation = await rotateWithin(tx, credential, ROTATION_OVERLAP_DAYS);
+  // Its technical and security contacts are told, in this transaction (docs/partners.md, "Notices").
+  await noticeRotationStarted(trx, tx.now(), rotationNotice(rotation), true);
+  return rotation;
+}
+
+/**
+ * At most `perDay` rotations by the partner in 24 hours, through the API or its portal users: a 429 with the wait
+ * until the oldest of them is a day old.
+ */
+async function requireRotationAllowed(db: Kysely<DB>, partnerId: string, deps: SelfRotationDeps) {
   const now = deps.now();
+  const users = await listPortalUsersOfPartner(db, partnerId);
   const recent = await listAuditEntries(db, {
-    actor,
+    actors: [`partner:${partnerId}`, ...users.map((email) => `portal:${email}`)],
     action: AuditActions.credentialRotate,
     since: new Date(now.getTime() - DAY_MS),
     limit: deps.perDay,
@@ -88,8 +108,10 @@ async function asApiError<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof OperatorError)
-      throw new ApiError('CONFLICT', err.message.replace(/;[^;]*"credentials [^"]+".*$/, '.'));
+    if (err instanceof OperatorError) throw new ApiError('CONFLICT', partnerFacing(err.message));
     throw err;
   }
 }
+
+/** An operator service's message without its CLI advice ("see credentials list"): what a partner is shown. */
+export const partnerFacing = (message: string) => message.replace(/;[^;]*"credentials [^"]+".*$/, '.');

@@ -8,8 +8,9 @@ import { registerPartnersSuspendReactivate } from './suspend-reactivate.js';
 import { registerPartnersContacts } from './contacts.js';
 import { registerPartnersNotices } from './notices.js';
 import { registerPartnersRequests } from './requests.js';
+import { registerPartnersUsers } from './users.js';
 
-/** partners create | list | show | update | suspend | reactivate | contacts | contact-add | contact-remove | notices | requests */
+/** partners create | list | show | update | suspend | reactivate | contacts | contact-add | contact-remove | notices | requests | users */
 export function registerPartners(program: Command, ctx: CliContext) {
   const partners = program
     .command('partners')
@@ -23,4 +24,5 @@ export function registerPartners(program: Command, ctx: CliContext) {
   registerPartnersContacts(partners, ctx);
   registerPartnersNotices(partners, ctx);
   registerPartnersRequests(partners, ctx);
+  registerPartnersUsers(partners, ctx);
 }
