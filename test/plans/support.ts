@@ -99,6 +99,15 @@ export function scansOfGrowingTables(plans: readonly RecordedPlan[]): { tables: 
   return found;
 }
 
+/** Every table a recorded statement reads or writes, by any access path. */
+export function tablesRead(plans: readonly RecordedPlan[]): Set<string> {
+  const relations = (node: PlanNode): string[] => [
+    ...(node['Relation Name'] ? [node['Relation Name']] : []),
+    ...(node.Plans ?? []).flatMap(relations),
+  ];
+  return new Set(plans.flatMap(({ plan }) => relations(plan)));
+}
+
 function seqScans(node: PlanNode): string[] {
   const own = node['Node Type'] === 'Seq Scan' && node['Relation Name'] ? [node['Relation Name']] : [];
   return [...own, ...(node.Plans ?? []).flatMap(seqScans)];

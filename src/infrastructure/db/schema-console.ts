@@ -31,3 +31,19 @@ export interface RequestRejectionsTable {
   partner_id: string;
   count: ColumnType<string, number, number>;
 }
+
+/** Migration 047: donations per UTC day, partner and channel, kept by a trigger on every insert of donations. */
+export interface DailyDonationsTable {
+  day: ColumnType<string, string, string>;
+  partner_id: string;
+  channel: string;
+  count: ColumnType<string, number, number>;
+  total_cents: ColumnType<string, number, number>;
+}
+
+/** Migration 047: reversals per UTC day, kept by a trigger on every insert of donation_reversals. */
+export interface DailyReversalsTable {
+  day: ColumnType<string, string, string>;
+  count: ColumnType<string, number, number>;
+  total_cents: ColumnType<string, number, number>;
+}

@@ -16,7 +16,13 @@ import type {
   RemittanceEntriesTable,
 } from './schema-reconciliation.js';
 import type { WebhookTables } from './webhook-tables.js';
-import type { ConsoleOperatorsTable, ConsoleSessionsTable, RequestRejectionsTable } from './schema-console.js';
+import type {
+  ConsoleOperatorsTable,
+  ConsoleSessionsTable,
+  DailyDonationsTable,
+  DailyReversalsTable,
+  RequestRejectionsTable,
+} from './schema-console.js';
 
 /** Kysely's view of the tables created by the SQL migrations beside this file. */
 
@@ -212,6 +218,8 @@ export interface DB
   console_operators: ConsoleOperatorsTable;
   console_sessions: ConsoleSessionsTable;
   request_rejections: RequestRejectionsTable;
+  daily_donations: DailyDonationsTable;
+  daily_reversals: DailyReversalsTable;
 }
 
 export type Partner = Selectable<PartnersTable>;

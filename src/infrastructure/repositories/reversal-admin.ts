@@ -128,12 +128,14 @@ export interface ReversalFigures {
 }
 
 export async function reversalFigures(db: Kysely<DB>, since: Date): Promise<ReversalFigures> {
+  // The days' reversals from their daily rollup (migration 047, `since` is the start of a UTC day); the money owed
+  // back through the partial index of unrepaid reversals: neither reads the reversals of past seasons.
   const { rows } = await sql<Record<keyof ReversalFigures, string | number>>`
-    select count(*) filter (where created_at >= ${since}) as "count",
-      coalesce(sum(amount_cents) filter (where created_at >= ${since}), 0) as "totalCents",
-      count(*) filter (where owed_back and repaid_at is null) as "owedCount",
-      coalesce(sum(amount_cents) filter (where owed_back and repaid_at is null), 0) as "owedCents"
-    from donation_reversals`.execute(db);
+    select d.count as "count", d.total_cents as "totalCents", o.count as "owedCount", o.total_cents as "owedCents"
+    from (select coalesce(sum(count), 0) as count, coalesce(sum(total_cents), 0) as total_cents
+          from daily_reversals where day >= ${since.toISOString().slice(0, 10)}::date) d,
+         (select count(*) as count, coalesce(sum(amount_cents), 0) as total_cents
+          from donation_reversals where owed_back and repaid_at is null) o`.execute(db);
   const row = rows[0]!;
   return {
     count: Number(row.count),
