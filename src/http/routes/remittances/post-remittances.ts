@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { acceptRemittances } from '../../../services/accept-remittances.js';
 import { markReplay, requestContext, sendItems, setLocation, type App, type RouteDeps } from '../../route-context.js';
@@ -24,6 +24,26 @@ export default async function postRemittancesRoute(
     whole: RemittancesRequest,
   });
 
+  const accept = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { batch } = request.body as RemittanceBody;
+    // The validator passed only a body with a batch.
+    const refusal = await remittanceBacklog.refusal();
+    const result = await acceptRemittances(
+      db,
+      batch!,
+      requestContext(request, config),
+      onRemittanceBatchStored,
+      refusal,
+    ).catch((err: unknown) => {
+      if (err === refusal) remittanceBacklog.countRefusal();
+      throw err;
+    });
+    if (!result.replayed) onRemittanceBatchCommitted?.();
+    markReplay(reply, result.replayed);
+    setLocation(reply, config, `/remittances/${result.items.batchId}`);
+    return sendItems(request, reply, result.items, result.status);
+  };
+
   // The body is read as it arrives, an entry at a time, and checked by the reader (its findings are the schema's):
   // docs/decisions/0079-remittance-body-streamed.md. The schema stays the route's for the OpenAPI document.
   await app.register(async (scoped) => {
@@ -34,64 +54,11 @@ export default async function postRemittancesRoute(
     scoped.post(
       '/remittances',
       {
-        schema: {
-          operationId: 'postRemittances',
-          tags: ['remittances'],
-          summary: 'Post a remittance batch',
-          description:
-            'Bank-settled remittances to reconcile against your donations (section 4.8). 202 once the batch is ' +
-            'stored durably; reconciliation runs in the background: read its outcome at the Location (GET ' +
-            '/remittances/{batchId}). 406 FUNDRAISER:REMITTANCE POST when `source.fundraiserId` or the fundraiser of ' +
-            'a referenced donation has no active enrolment with the channel; unknown donation ids are a ' +
-            'reconciliation outcome, not an error. Send an Idempotency-Key so that a retry is not a second batch. ' +
-            'Extension: 503 FUNDRAISER:REMITTANCE_BACKLOG with Retry-After while reconciliation is behind (more ' +
-            'batches waiting, or the oldest waiting longer, than the deployment allows): the batch is not stored; ' +
-            'send it again after Retry-After. A retry of an accepted batch under its Idempotency-Key is answered ' +
-            'its 202 whatever the backlog.',
-          headers: PostHeaders,
-          body: RemittancesRequest,
-          response: {
-            202: envelopeResponse(
-              '/remittance',
-              Type.Object({
-                status: Type.Literal('Request Accepted'),
-                batchId: Type.String({ format: 'uuid', description: 'Added to the contract: the batch to look up.' }),
-              }),
-              'The batch is stored and queued for reconciliation.',
-              { status: 'Request Accepted', batchId: '80d74b21-cbbc-4352-8c51-5102915d9aca' },
-              { ...ResponseHeaders.location, ...ResponseHeaders.replayed },
-            ),
-            ...errorResponses(
-              '/remittance',
-              ...BODY_ERRORS,
-              'REMITTANCE_NOT_ACCEPTED',
-              'CONFLICT',
-              'REMITTANCE_BACKLOG',
-            ),
-          },
-        },
+        schema: routeSchema(RemittancesRequest),
         config: { envelopeMethod: '/remittance', channelFrom: 'body' },
         validatorCompiler: (route) => (route.httpPart === 'body' ? checkedBody : compile(route)),
       },
-      async (request, reply) => {
-        const { batch } = request.body as RemittanceBody;
-        // The validator passed only a body with a batch.
-        const refusal = await remittanceBacklog.refusal();
-        const result = await acceptRemittances(
-          db,
-          batch!,
-          requestContext(request, config),
-          onRemittanceBatchStored,
-          refusal,
-        ).catch((err: unknown) => {
-          if (err === refusal) remittanceBacklog.countRefusal();
-          throw err;
-        });
-        if (!result.replayed) onRemittanceBatchCommitted?.();
-        markReplay(reply, result.replayed);
-        setLocation(reply, config, `/remittances/${result.items.batchId}`);
-        return sendItems(request, reply, result.items, result.status);
-      },
+      (request, reply) => accept(request, reply),
     );
   });
 }
@@ -106,3 +73,37 @@ function checkedBody(data: unknown) {
   return found.length === 0;
 }
 checkedBody.errors = [] as RemittanceBody['errors'];
+
+/** The route's schema: the OpenAPI document's operation (the body itself is checked by the reader). */
+function routeSchema(RemittancesRequest: ReturnType<typeof remittancesRequest>) {
+  return {
+    operationId: 'postRemittances',
+    tags: ['remittances'],
+    summary: 'Post a remittance batch',
+    description:
+      'Bank-settled remittances to reconcile against your donations (section 4.8). 202 once the batch is ' +
+      'stored durably; reconciliation runs in the background: read its outcome at the Location (GET ' +
+      '/remittances/{batchId}). 406 FUNDRAISER:REMITTANCE POST when `source.fundraiserId` or the fundraiser of ' +
+      'a referenced donation has no active enrolment with the channel; unknown donation ids are a ' +
+      'reconciliation outcome, not an error. Send an Idempotency-Key so that a retry is not a second batch. ' +
+      'Extension: 503 FUNDRAISER:REMITTANCE_BACKLOG with Retry-After while reconciliation is behind (more ' +
+      'batches waiting, or the oldest waiting longer, than the deployment allows): the batch is not stored; ' +
+      'send it again after Retry-After. A retry of an accepted batch under its Idempotency-Key is answered ' +
+      'its 202 whatever the backlog.',
+    headers: PostHeaders,
+    body: RemittancesRequest,
+    response: {
+      202: envelopeResponse(
+        '/remittance',
+        Type.Object({
+          status: Type.Literal('Request Accepted'),
+          batchId: Type.String({ format: 'uuid', description: 'Added to the contract: the batch to look up.' }),
+        }),
+        'The batch is stored and queued for reconciliation.',
+        { status: 'Request Accepted', batchId: '80d74b21-cbbc-4352-8c51-5102915d9aca' },
+        { ...ResponseHeaders.location, ...ResponseHeaders.replayed },
+      ),
+      ...errorResponses('/remittance', ...BODY_ERRORS, 'REMITTANCE_NOT_ACCEPTED', 'CONFLICT', 'REMITTANCE_BACKLOG'),
+    },
+  };
+}
