@@ -10,10 +10,18 @@ import { overviewPage } from './pages/overview.js';
 import { signInPages } from './pages/sign-in.js';
 import { usersPages } from './pages/users.js';
 import { credentialsPages } from './pages/credentials.js';
+import { webhooksPages } from './pages/webhooks.js';
 import type { PortalDeps, PortalPage } from './route-context.js';
 
 /** Every page of the portal; a new page appends its registration here. */
-export const pages: PortalPage[] = [signInPages, invitationPages, overviewPage, usersPages, credentialsPages];
+export const pages: PortalPage[] = [
+  signInPages,
+  invitationPages,
+  overviewPage,
+  usersPages,
+  credentialsPages,
+  webhooksPages,
+];
 
 /**
  * The portal's own content security policy: the console's (src/http/plugins/security-headers.ts) narrowed — no

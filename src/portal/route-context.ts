@@ -55,6 +55,8 @@ export function portalSessionOf(request: FastifyRequest): PortalSession {
 export interface PortalContext extends OperatorContext {
   partnerId: string;
   partnerName: string;
+  /** The environment this deployment serves (APP_ENV): the partner's endpoints, events and money in it. */
+  environment: string;
 }
 
 export function portalContext(request: FastifyRequest, deps: PortalDeps): PortalContext {
@@ -65,5 +67,6 @@ export function portalContext(request: FastifyRequest, deps: PortalDeps): Portal
     operator: `portal:${session.email}`,
     partnerId: session.partnerId,
     partnerName: session.partnerName,
+    environment: deps.config.APP_ENV,
   };
 }

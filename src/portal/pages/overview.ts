@@ -14,6 +14,11 @@ export const overviewPage: PortalPage = (app, deps) => {
         'Credentials: the pairs, their expiry and last use; rotate one',
         may(session.role, 'read', 'credentials'),
       ],
+      [
+        '/portal/webhooks',
+        'Webhooks: your endpoints, each delivery and its answers; resend; the event log',
+        may(session.role, 'read', 'webhooks'),
+      ],
       ['/portal/users', 'Users: invite people of your team, change their roles', may(session.role, 'read', 'users')],
     ];
     const body = html`${''}!${detailList([

@@ -25,6 +25,7 @@ export type PageOptions = KitPageOptions<PortalKit>;
  */
 const NAV: [Section, string, string, PortalArea | null][] = [
   ['overview', 'Overview', '/portal', null],
+  ['webhooks', 'Webhooks', '/portal/webhooks', 'webhooks'],
   ['credentials', 'Credentials', '/portal/credentials', 'credentials'],
   ['users', 'Users', '/portal/users', 'users'],
 ];
