@@ -11,6 +11,7 @@ import { signInPages } from './pages/sign-in.js';
 import { usersPages } from './pages/users.js';
 import { credentialsPages } from './pages/credentials.js';
 import { webhooksPages } from './pages/webhooks.js';
+import { moneyPages } from './pages/money.js';
 import type { PortalDeps, PortalPage } from './route-context.js';
 
 /** Every page of the portal; a new page appends its registration here. */
@@ -21,6 +22,7 @@ export const pages: PortalPage[] = [
   usersPages,
   credentialsPages,
   webhooksPages,
+  moneyPages,
 ];
 
 /**

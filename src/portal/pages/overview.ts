@@ -19,6 +19,11 @@ export const overviewPage: PortalPage = (app, deps) => {
         'Webhooks: your endpoints, each delivery and its answers; resend; the event log',
         may(session.role, 'read', 'webhooks'),
       ],
+      [
+        '/portal/money',
+        'Money: remittance batches and their reports, reversals owed back, plans and debits',
+        may(session.role, 'read', 'money'),
+      ],
       ['/portal/users', 'Users: invite people of your team, change their roles', may(session.role, 'read', 'users')],
     ];
     const body = html`${''}!${detailList([

@@ -27,6 +27,7 @@ const NAV: [Section, string, string, PortalArea | null][] = [
   ['overview', 'Overview', '/portal', null],
   ['webhooks', 'Webhooks', '/portal/webhooks', 'webhooks'],
   ['credentials', 'Credentials', '/portal/credentials', 'credentials'],
+  ['money', 'Money', '/portal/money', 'money'],
   ['users', 'Users', '/portal/users', 'users'],
 ];
 
