@@ -12,6 +12,7 @@ import { usersPages } from './pages/users.js';
 import { credentialsPages } from './pages/credentials.js';
 import { webhooksPages } from './pages/webhooks.js';
 import { moneyPages } from './pages/money.js';
+import { sandboxPages } from './pages/sandbox.js';
 import type { PortalDeps, PortalPage } from './route-context.js';
 
 /** Every page of the portal; a new page appends its registration here. */
@@ -23,6 +24,7 @@ export const pages: PortalPage[] = [
   credentialsPages,
   webhooksPages,
   moneyPages,
+  sandboxPages,
 ];
 
 /**

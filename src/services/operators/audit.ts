@@ -79,6 +79,7 @@ export const AuditActions = {
   webhookAdd: 'webhook.add',
   webhookTest: 'webhook.test',
   webhookRotateSecret: 'webhook.rotate_secret',
+  sandboxClockAdvance: 'sandbox.clock_advance',
 } as const;
 
 export type AuditAction = (typeof AuditActions)[keyof typeof AuditActions];
