@@ -24,6 +24,7 @@ import { mailOutboxPage } from './pages/mail-outbox.js';
 import { privacyPages } from './pages/privacy.js';
 import { owedBackPages } from './pages/owed-back.js';
 import { partnerContactsPages } from './pages/partner-contacts.js';
+import { partnerPortalUsersPages } from './pages/partner-portal-users.js';
 import { partnersPages } from './pages/partners.js';
 import { receiptPages } from './pages/receipt.js';
 import { receiptsPages } from './pages/receipts.js';
@@ -37,6 +38,7 @@ const pages: ConsolePage[] = [
   dashboardPage,
   partnersPages,
   partnerContactsPages,
+  partnerPortalUsersPages,
   credentialsPages,
   accountsPages,
   donationsPages,

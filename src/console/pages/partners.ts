@@ -16,6 +16,8 @@ import { sendPage } from '../views/layout.js';
 import { channelBoxes, quotaFields } from '../views/partner-fields.js';
 import { listContacts } from '../../services/operators/partner-contacts.js';
 import { contactsSection } from '../views/contacts.js';
+import { portalUsersSection } from '../views/portal-users.js';
+import { listUsers } from '../../services/portal/users.js';
 import { listNotices } from '../../services/operators/partner-notices.js';
 import { noticesSection } from '../views/notices.js';
 
@@ -103,6 +105,7 @@ const DONE: Record<string, string> = {
   reactivate: 'Partner reactivated.',
   'contact-added': 'Contact added.',
   'contact-removed': 'Contact removed.',
+  'portal-user-invited': 'Invitation to the partner portal sent.',
 };
 
 export const detailPage: ShowPage<Id> = async (deps, request, reply, { notice, status } = {}) => {
@@ -115,6 +118,7 @@ export const detailPage: ShowPage<Id> = async (deps, request, reply, { notice, s
     listContacts(ctx, id),
     listNotices(ctx, id),
   ]);
+  const portalUsers = portalUsersSection(partner.id, await listUsers(ctx, partner.id), session);
   const done = DONE[(request.query as { done?: string }).done ?? ''];
   const summary = detailList([
     ['Id', partner.id],
@@ -150,7 +154,7 @@ export const detailPage: ShowPage<Id> = async (deps, request, reply, { notice, s
       session,
       notice: notice ?? (done ? { kind: 'ok', text: done } : null),
     },
-    html`!${summary}!${links}!${contactsSection(partner.id, contacts, session)}!${noticesSection(notices)}!${forms}`,
+    html`!${summary}!${links}!${contactsSection(partner.id, contacts, session)}!${portalUsers}!${noticesSection(notices)}!${forms}`,
   );
 };
 

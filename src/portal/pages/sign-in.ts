@@ -70,12 +70,11 @@ const codeStep: PortalPage = (app, deps) => {
       await deps.signInThrottle.recordFailure({ address: throttleUnit(request.ip) });
       return codeForm(request, reply, pending.csrfToken, 401, 'That code was not accepted. Try the current one.');
     }
-    await audit(
-      { db: deps.db, now: deps.now, operator: `portal:${result.session.email}` },
-      AuditActions.portalSignIn,
-      result.session.partnerId,
-      { user: result.session.userId },
-    );
+    const actor = { db: deps.db, now: deps.now, operator: `portal:${result.session.email}` };
+    const details = { user: result.session.userId };
+    if (result.recoveryCodeUsed)
+      await audit(actor, AuditActions.portalRecoveryCodeUsed, result.session.partnerId, details);
+    await audit(actor, AuditActions.portalSignIn, result.session.partnerId, details);
     reply.clearCookie(PORTAL_PENDING_COOKIE, { path: '/portal' });
     reply.setCookie(PORTAL_SESSION_COOKIE, result.token, cookieOptions(deps));
     return reply.redirect(safeNext(field(request.body, 'next')), 303);

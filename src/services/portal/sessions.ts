@@ -41,7 +41,8 @@ export interface PortalSession {
 }
 
 export type SignInResult = { pendingToken: string; csrfToken: string } | { refused: 'credentials' };
-export type SecondStepResult = { token: string; session: PortalSession } | { refused: 'code' | 'expired' };
+export type SecondStepResult =
+  { token: string; session: PortalSession; recoveryCodeUsed: boolean } | { refused: 'code' | 'expired' };
 
 const newToken = () => randomBytes(32).toString('base64url');
 
@@ -93,7 +94,8 @@ export class PortalSessions {
     if (!row || row.verifiedAt) return { refused: 'expired' };
     const user = await findPortalUserByEmail(this.db, row.email);
     if (!user?.totp_secret) return { refused: 'expired' };
-    if (!(await this.codeAccepted(user.id, user.totp_secret, code, now))) return { refused: 'code' };
+    const accepted = await this.codeAccepted(user.id, user.totp_secret, code, now);
+    if (!accepted) return { refused: 'code' };
     const token = newToken();
     const verified = await verifyPortalSession(
       this.db,
@@ -104,15 +106,21 @@ export class PortalSessions {
     );
     if (!verified) return { refused: 'expired' };
     const { verifiedAt: _v, expiresAt: _e, ...session } = row;
-    return { token, session };
+    return { token, session, recoveryCodeUsed: accepted === 'recovery' };
   }
 
-  private async codeAccepted(userId: string, sealed: string, code: string, now: Date): Promise<boolean> {
+  /** Which kind of code was accepted, or null. */
+  private async codeAccepted(
+    userId: string,
+    sealed: string,
+    code: string,
+    now: Date,
+  ): Promise<'totp' | 'recovery' | null> {
     const step = totpStep(this.secrets.open(sealed, userId), code, now);
-    if (step !== null) return claimTotpStep(this.db, userId, step);
+    if (step !== null) return (await claimTotpStep(this.db, userId, step)) ? 'totp' : null;
     const trimmed = code.trim();
-    if (trimmed.length < 16) return false;
-    return useRecoveryCode(this.db, userId, hashRecoveryCode(trimmed), now);
+    if (trimmed.length < 16) return null;
+    return (await useRecoveryCode(this.db, userId, hashRecoveryCode(trimmed), now)) ? 'recovery' : null;
   }
 
   /** The session of a cookie's token, sliding its idle expiry forward (at most once a minute, to spare writes). */
