@@ -17,7 +17,7 @@ import type { PartnerScope } from '../webhooks/partner-actions.js';
  * (the API's GET /remittances services, scoped by the same owner), and the operators' lists of reversals owed back,
  * plans and debits narrowed to the partner and this environment. Another partner's batch is an unknown one.
  */
-export const MONEY_LIST_LIMIT = 200;
+const MONEY_LIST_LIMIT = 200;
 /** Entries a batch's page shows; the CSV has them all. */
 export const REPORT_PAGE_ENTRIES = 500;
 

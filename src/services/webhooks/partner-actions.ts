@@ -28,7 +28,7 @@ export interface PartnerScope extends OperatorContext {
 /** Deliveries and events a page lists at most. */
 export const PARTNER_LIST_LIMIT = 100;
 /** Failed deliveries one "resend all failed" sends again at most (docs/decisions/0089-portal-webhooks-money-sandbox.md). */
-export const RESEND_FAILED_LIMIT = 500;
+const RESEND_FAILED_LIMIT = 500;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const owner = (scope: PartnerScope): Owner => ({ partnerId: scope.partnerId, environment: scope.environment });
