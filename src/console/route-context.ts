@@ -1,24 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Config } from '../config/index.js';
 import type { App } from '../http/route-context.js';
-import type { DB } from '../infrastructure/db/schema.js';
-import type { AuthThrottle } from '../services/auth-throttle.js';
-import type { ConsoleSession, ConsoleSessions } from '../services/console/sessions.js';
+import type { ConsoleSession } from '../services/console/sessions.js';
+import type { ConsoleDeps } from './views/console-kit.js';
 import type { OperatorContext } from '../services/operators/context.js';
 import { OperatorError } from '../services/operators/operator-errors.js';
 import { statusOf } from './pages/error-page.js';
 
-/** What the console's pages are given: the same collaborators as the CLI's commands, never SQL of their own. */
-export interface ConsoleDeps {
-  config: Config;
-  db: Kysely<DB>;
-  now: () => Date;
-  sessions: ConsoleSessions;
-  /** Failed sign-ins by source address (each account also locks on its own). */
-  signInThrottle: AuthThrottle;
-  secureCookie: boolean;
-}
+export type { ConsoleDeps };
 
 /** One page (or a group of routes under one page): registered by the console plugin. */
 export type ConsolePage = (app: App, deps: ConsoleDeps) => void;

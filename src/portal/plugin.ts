@@ -16,7 +16,7 @@ import { sandboxPages } from './pages/sandbox.js';
 import type { PortalDeps, PortalPage } from './route-context.js';
 
 /** Every page of the portal; a new page appends its registration here. */
-export const pages: PortalPage[] = [
+const pages: PortalPage[] = [
   signInPages,
   invitationPages,
   overviewPage,
@@ -31,7 +31,7 @@ export const pages: PortalPage[] = [
  * The portal's own content security policy: the console's (src/http/plugins/security-headers.ts) narrowed — no
  * data: images (the TOTP QR code is inline SVG), no fonts, and forms post to the portal only.
  */
-export const PORTAL_POLICY = [
+const PORTAL_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

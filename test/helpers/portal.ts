@@ -37,7 +37,7 @@ export interface PortalTestUser {
   signIns: number;
 }
 
-export const PORTAL_PASSWORD = 'quartz meadow lantern 2026 ribbon';
+const PORTAL_PASSWORD = 'quartz meadow lantern 2026 ribbon';
 
 /** The demo partners' ids (startTestApp seeds Storefront App and Registration Integration). */
 export async function demoPartnerIds(t: TestApp): Promise<{ storefront: string; registration: string }> {

@@ -1,29 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import { sendFramedPage, type Frame } from './frame.js';
-import type { ConsoleKit } from './list-page.js';
+import type { ConsoleKit, Section } from './console-kit.js';
 import type { PageOptions as KitPageOptions } from './shell.js';
 
 /** The console's page frame (views/frame.ts, shared with the partner portal) and its navigation. */
 export type PageOptions = KitPageOptions<ConsoleKit>;
-
-export type Section =
-  | 'dashboard'
-  | 'partners'
-  | 'credentials'
-  | 'accounts'
-  | 'donations'
-  | 'recurring'
-  | 'debits'
-  | 'remittances'
-  | 'bank'
-  | 'owed'
-  | 'grants'
-  | 'receipts'
-  | 'mail'
-  | 'privacy'
-  | 'audit'
-  | 'grant-bank'
-  | 'webhooks';
 
 const NAV: [Section, string, string][] = [
   ['dashboard', 'Dashboard', '/console'],

@@ -1,8 +1,6 @@
 import type { FastifyRequest, RouteGenericInterface } from 'fastify';
 import { html } from 'ghtml';
-import type { ConsoleSession } from '../../services/console/sessions.js';
-import type { OperatorContext } from '../../services/operators/context.js';
-import { operatorContext, sessionOf, type ConsoleDeps, type Notice } from '../route-context.js';
+import { operatorContext, sessionOf, type Notice } from '../route-context.js';
 import type { App } from '../../http/route-context.js';
 import { refusal, type ShowPage } from './change-route.js';
 import { dataTable, type Column } from './components.js';
@@ -14,16 +12,9 @@ import {
   type FilterOptions,
   type FilterValues,
 } from './filters.js';
-import { sendPage, type Section } from './layout.js';
+import { sendPage } from './layout.js';
+import type { ConsoleKit } from './console-kit.js';
 import type { Kit, Shell } from './shell.js';
-
-/** The console as a site of the page kit. */
-export interface ConsoleKit extends Kit {
-  deps: ConsoleDeps;
-  session: ConsoleSession;
-  ctx: OperatorContext;
-  section: Section;
-}
 
 const consoleShell: Shell<ConsoleKit> = {
   prefix: '/console',

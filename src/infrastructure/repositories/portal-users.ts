@@ -130,16 +130,6 @@ export async function useRecoveryCode(db: Kysely<DB>, userId: string, hash: stri
   return row !== undefined;
 }
 
-export async function countUnusedRecoveryCodes(db: Kysely<DB>, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('portal_recovery_codes')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export interface PortalSessionRow {
   userId: string;
   email: string;

@@ -98,7 +98,7 @@ const signOut: PortalPage = (app, deps) => {
 };
 
 /** HttpOnly, SameSite=Strict, Path=/portal (never sent to the console or the API), Secure behind TLS. */
-export const cookieOptions = (deps: PortalDeps) =>
+const cookieOptions = (deps: PortalDeps) =>
   ({ path: '/portal', httpOnly: true, sameSite: 'strict', secure: deps.secureCookie }) as const;
 
 async function pendingOf(request: FastifyRequest, deps: PortalDeps) {
