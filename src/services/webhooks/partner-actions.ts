@@ -78,7 +78,10 @@ export async function addPartnerEndpoint(
   await asOperatorErrors(() => checkUrl(url, settings));
   return inTransaction(scope, async (tx) => {
     const row = await insertNewEndpoint(tx.db, settings, owner(scope), { url, events });
-    await audit(tx, AuditActions.webhookAdd, row.id, { partnerId: scope.partnerId, url, events });
+    // Without the query string or credentials a receiver's URL may carry: audit details never hold a secret.
+    const parsed = new URL(url);
+    const where = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+    await audit(tx, AuditActions.webhookAdd, row.id, { partnerId: scope.partnerId, url: where, events });
     return { ...toEndpointRecord(row), secret: settings.secretBox.open(row.secret_encrypted, row.id) };
   });
 }
