@@ -57,7 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const metrics = await registerPlugins(app, deps, { verifier, quotaStore, stripe });
   await registerRoutes(app, deps, { payments, simulator, metrics });
   await registerConsole(app, deps, now);
-  await registerPortal(app, deps, now);
+  await registerPortal(app, deps, now, { payments, simulator });
   return app;
 }
 

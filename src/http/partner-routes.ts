@@ -1,4 +1,6 @@
-import { retryDelaysDays } from '../config/index.js';
+import { retryDelaysDays, type Config } from '../config/index.js';
+import type { Database } from '../infrastructure/db/connect.js';
+import type { RecurringDeps } from '../services/recurring/deps.js';
 import type { AppDeps } from './app-deps.js';
 import type { AppMetrics } from '../infrastructure/metrics/metrics.js';
 import type { PaymentProvider } from '../infrastructure/payments/provider.js';
@@ -46,18 +48,7 @@ export async function registerRoutes(
     enrolments: new EnrolmentCache(),
     ...writers(deps, metrics),
     now: deps.now ?? (() => new Date()),
-    recurring: {
-      db: database.db,
-      provider: payments,
-      simulator,
-      policy: {
-        retryDelaysDays: retryDelaysDays(config),
-        cancelAfterFailedDebits: config.RECURRING_CANCEL_AFTER_FAILED_DEBITS,
-        receipts: receiptPolicy(config),
-      },
-      timeZone: config.FOUNDATION_TIME_ZONE,
-      now: deps.now ?? (() => new Date()),
-    },
+    recurring: recurringDepsOf(config, database, payments, simulator, deps.now ?? (() => new Date())),
   };
   // Answers every donation and mandate still waiting for its group's statement before the database closes.
   app.addHook('onClose', async () => {
@@ -120,5 +111,27 @@ function writers({ config, database: { db } }: AppDeps, metrics: AppMetrics) {
   return {
     donations: rowWriter(donationStatements(db), donations),
     mandates: rowWriter(mandateStatements(db), mandates),
+  };
+}
+
+/** What the recurring-donation services work with, from the settings: the API's routes and the portal's. */
+export function recurringDepsOf(
+  config: Config,
+  database: Database,
+  payments: PaymentProvider,
+  simulator: PaymentSimulator | null,
+  now: () => Date,
+): RecurringDeps {
+  return {
+    db: database.db,
+    provider: payments,
+    simulator,
+    policy: {
+      retryDelaysDays: retryDelaysDays(config),
+      cancelAfterFailedDebits: config.RECURRING_CANCEL_AFTER_FAILED_DEBITS,
+      receipts: receiptPolicy(config),
+    },
+    timeZone: config.FOUNDATION_TIME_ZONE,
+    now,
   };
 }

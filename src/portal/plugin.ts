@@ -12,6 +12,9 @@ import { requestsPages } from './pages/requests.js';
 import { usagePage } from './pages/usage.js';
 import { usersPages } from './pages/users.js';
 import { credentialsPages } from './pages/credentials.js';
+import { webhooksPages } from './pages/webhooks.js';
+import { moneyPages } from './pages/money.js';
+import { sandboxPages } from './pages/sandbox.js';
 import type { PortalDeps, PortalPage } from './route-context.js';
 
 /** Every page of the portal; a new page appends its registration here. */
@@ -23,6 +26,9 @@ const pages: PortalPage[] = [
   credentialsPages,
   requestsPages,
   usagePage,
+  webhooksPages,
+  moneyPages,
+  sandboxPages,
 ];
 
 /**

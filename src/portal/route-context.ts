@@ -5,6 +5,7 @@ import type { PortalArea } from '../domain/portal-roles.js';
 import type { App } from '../http/route-context.js';
 import type { DB } from '../infrastructure/db/schema.js';
 import type { AuthThrottle } from '../services/auth-throttle.js';
+import type { RecurringDeps } from '../services/recurring/deps.js';
 import type { OperatorContext } from '../services/operators/context.js';
 import type { PortalSession, PortalSessions } from '../services/portal/sessions.js';
 import type { TotpSecrets } from '../services/portal/totp.js';
@@ -19,6 +20,8 @@ export interface PortalDeps {
   /** Failed sign-ins (password or second factor) by source address; accounts are never locked. */
   signInThrottle: AuthThrottle;
   secureCookie: boolean;
+  /** The recurring-donation services' collaborators: the sandbox clock advances through them. */
+  recurring: RecurringDeps;
 }
 
 /** One page (or a group of routes under one page): registered by the portal plugin (its `pages`). */
@@ -55,6 +58,8 @@ export function portalSessionOf(request: FastifyRequest): PortalSession {
 export interface PortalContext extends OperatorContext {
   partnerId: string;
   partnerName: string;
+  /** The environment this deployment serves (APP_ENV): the partner's endpoints, events and money in it. */
+  environment: string;
 }
 
 export function portalContext(request: FastifyRequest, deps: PortalDeps): PortalContext {
@@ -65,5 +70,6 @@ export function portalContext(request: FastifyRequest, deps: PortalDeps): Portal
     operator: `portal:${session.email}`,
     partnerId: session.partnerId,
     partnerName: session.partnerName,
+    environment: deps.config.APP_ENV,
   };
 }

@@ -82,10 +82,10 @@ export interface DeliveryWithAttempts extends DeliveryRow {
   attempt_rows: AttemptRow[];
 }
 
-/** An endpoint's deliveries, newest first, each with its attempts in order. */
+/** An endpoint's deliveries, newest first, each with its attempts in order; `since` and `status` narrow them. */
 export async function listDeliveries(
   db: Kysely<DB>,
-  filter: { endpointId?: string; eventId?: string; limit: number },
+  filter: { endpointId?: string; eventId?: string; status?: DeliveryRow['status']; since?: Date; limit: number },
 ): Promise<DeliveryWithAttempts[]> {
   let query = db
     .selectFrom('webhook_deliveries as d')
@@ -94,6 +94,8 @@ export async function listDeliveries(
     .select('ev.type as event_type');
   if (filter.endpointId) query = query.where('d.endpoint_id', '=', filter.endpointId);
   if (filter.eventId) query = query.where('d.event_id', '=', filter.eventId);
+  if (filter.status) query = query.where('d.status', '=', filter.status);
+  if (filter.since) query = query.where('d.created_at', '>=', filter.since);
   const deliveries = await query.orderBy('d.created_at', 'desc').orderBy('d.id').limit(filter.limit).execute();
   if (deliveries.length === 0) return [];
   const attempts = await db

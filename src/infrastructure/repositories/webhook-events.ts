@@ -65,6 +65,23 @@ export async function listEvents(db: Kysely<DB>, owner: Owner, after: number, li
     .execute();
 }
 
+/** The partner's events of a type and a time span, newest first (the portal's event log). */
+export async function searchEvents(
+  db: Kysely<DB>,
+  owner: Owner,
+  filter: { type?: string; from?: Date; before?: Date; limit: number },
+): Promise<EventRow[]> {
+  let query = db
+    .selectFrom('webhook_events')
+    .selectAll()
+    .where('partner_id', '=', owner.partnerId)
+    .where('environment', '=', owner.environment);
+  if (filter.type) query = query.where('type', '=', filter.type);
+  if (filter.from) query = query.where('created_at', '>=', filter.from);
+  if (filter.before) query = query.where('created_at', '<', filter.before);
+  return query.orderBy('sequence', 'desc').limit(filter.limit).execute();
+}
+
 /** Deletes events created before `before`, with their deliveries and attempts; returns how many. */
 export async function deleteEventsBefore(db: Kysely<DB>, before: Date): Promise<number> {
   const result = await db.deleteFrom('webhook_events').where('created_at', '<', before).executeTakeFirst();

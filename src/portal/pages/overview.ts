@@ -14,6 +14,22 @@ export const overviewPage: PortalPage = (app, deps) => {
         'Credentials: the pairs, their expiry and last use; rotate one',
         may(session.role, 'read', 'credentials'),
       ],
+      [
+        '/portal/webhooks',
+        'Webhooks: your endpoints, each delivery and its answers; resend; the event log',
+        may(session.role, 'read', 'webhooks'),
+      ],
+      [
+        '/portal/money',
+        'Money: remittance batches and their reports, reversals owed back, plans and debits',
+        may(session.role, 'read', 'money'),
+      ],
+      [
+        '/portal/sandbox',
+        'Sandbox: your clock and its advance, the test accounts, sample receipts',
+        // Served outside production only, as the API's /sandbox routes.
+        deps.recurring.simulator !== null && may(session.role, 'read', 'sandbox'),
+      ],
       ['/portal/users', 'Users: invite people of your team, change their roles', may(session.role, 'read', 'users')],
     ];
     const body = html`${''}!${detailList([

@@ -25,7 +25,9 @@ export type PageOptions = KitPageOptions<PortalKit>;
  */
 const NAV: [Section, string, string, PortalArea | null][] = [
   ['overview', 'Overview', '/portal', null],
+  ['webhooks', 'Webhooks', '/portal/webhooks', 'webhooks'],
   ['credentials', 'Credentials', '/portal/credentials', 'credentials'],
+  ['money', 'Money', '/portal/money', 'money'],
   ['users', 'Users', '/portal/users', 'users'],
   ['requests', 'Requests', '/portal/requests', 'request-log'],
   ['usage', 'Usage', '/portal/usage', 'usage'],

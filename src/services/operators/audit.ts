@@ -78,6 +78,10 @@ export const AuditActions = {
   portalSignIn: 'portal.sign_in',
   portalSignOut: 'portal.sign_out',
   portalRecoveryCodeUsed: 'portal.recovery_code_used',
+  webhookAdd: 'webhook.add',
+  webhookTest: 'webhook.test',
+  webhookRotateSecret: 'webhook.rotate_secret',
+  sandboxClockAdvance: 'sandbox.clock_advance',
 } as const;
 
 export type AuditAction = (typeof AuditActions)[keyof typeof AuditActions];

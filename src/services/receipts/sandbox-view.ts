@@ -17,7 +17,7 @@ import { attachmentOf, renderReceiptMail } from './content.js';
  */
 export async function sandboxReceipts(
   db: Kysely<DB>,
-  principal: Principal,
+  principal: Pick<Principal, 'partnerId' | 'environment'>,
   referenceId: string,
 ): Promise<SandboxReceipts> {
   const donation = await findOwnDonation(db, principal, referenceId);

@@ -24,7 +24,7 @@ export const DEFAULT_BATCH_PAGE = 100;
 export async function listRemittanceReports(
   db: Kysely<DB>,
   cursors: PageCursors,
-  principal: Principal,
+  principal: Pick<Principal, 'partnerId' | 'environment'>,
   query: BatchListQuery,
 ): Promise<{ batches: BatchSummaryReport[]; nextCursor: string | null }> {
   const scope = {

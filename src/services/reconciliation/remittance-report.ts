@@ -43,7 +43,7 @@ export const DEFAULT_REPORT_PAGE = 1000;
 export async function getRemittanceReport(
   db: Kysely<DB>,
   cursors: PageCursors,
-  principal: Principal,
+  principal: Pick<Principal, 'partnerId' | 'environment'>,
   batchId: string,
   query: ReportQuery,
 ): Promise<BatchReport> {
@@ -70,7 +70,7 @@ export async function getRemittanceReport(
   };
 }
 
-export const ownerOf = (principal: Principal): Owner => ({
+export const ownerOf = (principal: Pick<Principal, 'partnerId' | 'environment'>): Owner => ({
   partnerId: principal.partnerId,
   environment: principal.environment,
 });

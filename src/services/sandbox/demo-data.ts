@@ -58,6 +58,15 @@ const DEMO_ACCOUNTS: AccountInput[] = [
   { memberNumber: '10000005', crmId: null, name: 'Coastal Rowing Club', abn: null, products: [] },
 ];
 
+/** The sandbox's fundraisers a partner can test with (the portal's Sandbox page): each id and its channels' state. */
+export const sandboxTestAccounts = () =>
+  DEMO_ACCOUNTS.map((a) => ({
+    memberNumber: a.memberNumber,
+    crmId: a.crmId,
+    name: a.name,
+    products: a.products.map((p) => `${p.channel}: ${p.status}`),
+  }));
+
 export interface DemoPartnerCredential extends IssuedCredential {
   partner: string;
   channel: string;

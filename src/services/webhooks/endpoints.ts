@@ -12,6 +12,7 @@ import {
   insertEndpoint,
   listOwnEndpoints,
   type EndpointRow,
+  type Owner,
 } from '../../infrastructure/repositories/webhook-endpoints.js';
 import { refusedDestination, refusedUrl } from '../../infrastructure/webhooks/address-guard.js';
 import { newSigningSecret } from '../../infrastructure/webhooks/signer.js';
@@ -20,7 +21,7 @@ import type { RequestContext } from '../record-donation.js';
 import { toEndpointRecord, type EndpointRecord } from './endpoint-record.js';
 import type { WebhookSettings } from './settings.js';
 
-const owner = (principal: Principal) => ({ partnerId: principal.partnerId, environment: principal.environment });
+const owner = (principal: Owner) => ({ partnerId: principal.partnerId, environment: principal.environment });
 
 /**
  * Registers a partner's receiver. The URL is checked now (scheme, and every address its host resolves to) and
@@ -34,39 +35,50 @@ export async function createEndpoint(
   context: RequestContext,
 ) {
   await checkUrl(request.url, settings);
-  const events = [...new Set(request.events)];
   const { principal } = context;
   const result = await idempotent(
     db,
     idempotencyScope(context, 'POST /webhook-endpoints', requestHash(request)),
-    async (trx) => {
-      const id = randomUUID();
-      const secret = newSigningSecret();
-      const row = await insertEndpoint(trx, {
-        id,
-        partner_id: principal.partnerId,
-        environment: principal.environment,
-        url: request.url,
-        events,
-        secret_encrypted: settings.secretBox.seal(secret, id),
-        previous_secret_encrypted: null,
-        previous_secret_expires_at: null,
-        disabled_reason: null,
-        disabled_at: null,
-        failing_since: null,
-        deleted_at: null,
-      });
-      return { status: 201, items: toEndpointRecord(row) };
-    },
+    async (trx) => ({
+      status: 201,
+      items: toEndpointRecord(await insertNewEndpoint(trx, settings, principal, request)),
+    }),
   );
   return { ...result, items: await withSecret(db, settings, principal, result.items) };
+}
+
+/**
+ * Inserts a new endpoint of `owner` with a new signing secret (sealed); the URL is checked by the caller
+ * (`checkUrl`). The API's POST /webhook-endpoints and the portal's Webhooks page both add endpoints with it.
+ */
+export async function insertNewEndpoint(
+  trx: Kysely<DB>,
+  settings: WebhookSettings,
+  owner: Owner,
+  request: { url: string; events: readonly string[] },
+): Promise<EndpointRow> {
+  const id = randomUUID();
+  return insertEndpoint(trx, {
+    id,
+    partner_id: owner.partnerId,
+    environment: owner.environment,
+    url: request.url,
+    events: [...new Set(request.events)],
+    secret_encrypted: settings.secretBox.seal(newSigningSecret(), id),
+    previous_secret_encrypted: null,
+    previous_secret_expires_at: null,
+    disabled_reason: null,
+    disabled_at: null,
+    failing_since: null,
+    deleted_at: null,
+  });
 }
 
 /** Adds the endpoint's current signing secret to a response about it (creation, rotation). */
 export async function withSecret<T extends { id: string }>(
   db: Kysely<DB>,
   settings: WebhookSettings,
-  principal: Principal,
+  principal: Owner,
   items: T,
 ): Promise<T & { secret: string }> {
   const row = await requireEndpoint(db, principal, items.id);
@@ -74,7 +86,7 @@ export async function withSecret<T extends { id: string }>(
 }
 
 /** 400 naming `url` when the service may not send there. */
-async function checkUrl(url: string, settings: WebhookSettings): Promise<void> {
+export async function checkUrl(url: string, settings: WebhookSettings): Promise<void> {
   const checked = refusedUrl(url, settings.policy);
   if ('reason' in checked) throw new ApiError('VALIDATION', `url: ${checked.reason}`);
   const refused = await refusedDestination(checked.url, settings.policy);
@@ -90,7 +102,7 @@ export async function getEndpoint(db: Kysely<DB>, principal: Principal, id: stri
 }
 
 /** Another partner's endpoint answers exactly like an unknown one. */
-export async function requireEndpoint(db: Kysely<DB>, principal: Principal, id: string): Promise<EndpointRow> {
+export async function requireEndpoint(db: Kysely<DB>, principal: Owner, id: string): Promise<EndpointRow> {
   const row = await findOwnEndpoint(db, owner(principal), id);
   if (!row) throw new ApiError('NOT_FOUND', `No webhook endpoint with id ${id}`);
   return row;
