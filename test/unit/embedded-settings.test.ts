@@ -21,7 +21,7 @@ async function settings(database: Database) {
   }
 }
 
-const SERVICE_SETTINGS = { buffers: '16MB', maintenance: '16MB', matching: '4MB' };
+const SERVICE_SETTINGS = { buffers: '8MB', maintenance: '16MB', matching: '4MB' };
 
 // The embedded database's own settings (src/infrastructure/db/embedded.ts), whichever way it is opened.
 describe.skipIf(usingPostgres())('the embedded database runs with the service settings', () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config/index.js';
 import { webhookSecretKey } from '../../config/webhooks.js';
 import { isPortalRole, type PortalRole } from '../../domain/portal-roles.js';
+import { sameSecret } from '../../domain/constant-time.js';
 import {
   claimTotpStep,
   deleteUserPortalSessions,
@@ -206,7 +207,7 @@ export async function choosePassword(
   password: string,
   confirmation: string,
 ): Promise<void> {
-  if (password !== confirmation) throw new InvalidInputError('password: the two passwords differ.');
+  if (!sameSecret(password, confirmation)) throw new InvalidInputError('password: the two passwords differ.');
   const weakness = passwordWeakness(password, [user.email, ...user.email.split(/[@.]/), user.partner_name]);
   if (weakness) throw new InvalidInputError(`password: ${weakness}`);
   await updatePortalUser(
