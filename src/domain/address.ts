@@ -1,4 +1,7 @@
-import countries from 'i18n-iso-countries';
+// The library's core, not its Node entry: that one loads and registers all ~80 languages' names (~1.5 MB of heap
+// held for life), and only English names are looked up here
+// (docs/decisions/0091-idle-memory-floor-of-the-embedded-service.md).
+import countries from 'i18n-iso-countries/index.js';
 import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 
 countries.registerLocale(en);

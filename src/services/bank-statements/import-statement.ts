@@ -56,7 +56,7 @@ export async function importStatement(
   settings: BankMatchingSettings,
   request: StatementImport,
 ): Promise<ImportResult> {
-  const { format, layout, parsed } = parse(request);
+  const { format, layout, parsed } = await parse(request);
   // Pending entries are left out, so a file of nothing else brings no bank line: refused as a header-only CSV is,
   // rather than stored, audited and matched as an empty statement.
   if (parsed.problems.length === 0 && parsed.lines.length === 0)
@@ -132,11 +132,13 @@ const toStore = (l: ParsedLine, dedupeKey: string): LineToStore => ({
   dedupeKey,
 });
 
-function parse(request: StatementImport): { format: 'camt053' | 'csv'; layout: string; parsed: ParsedStatement } {
+async function parse(
+  request: StatementImport,
+): Promise<{ format: 'camt053' | 'csv'; layout: string; parsed: ParsedStatement }> {
   const extension = extname(request.fileName).toLowerCase();
   if (!request.preset && !request.mapping) {
     if (extension === '.xml' || extension === '.053' || request.content.trimStart().startsWith('<'))
-      return { format: 'camt053', layout: 'camt.053', parsed: parseCamt053(request.content) };
+      return { format: 'camt053', layout: 'camt.053', parsed: await parseCamt053(request.content) };
     throw new InvalidInputError(
       `${request.fileName} is not XML: a CSV statement needs --preset (${Object.keys(PRESETS).join(', ')}) or --mapping <file.json>.`,
     );

@@ -1,4 +1,3 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { isCalendarDate } from '../../domain/calendar-date.js';
 import { parseDecimalToCents } from '../../domain/money.js';
 import type { ImportProblem } from '../operators/operator-errors.js';
@@ -13,21 +12,39 @@ import { problem, type ParsedLine, type ParsedStatement } from './statement-line
 type Node = Record<string, unknown>;
 
 const LISTS = new Set(['Stmt', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd', 'Strd', 'Othr']);
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  isArray: (name) => LISTS.has(name),
-});
+/**
+ * fast-xml-parser is loaded on the first statement, not at start: a statement is imported a few times a month, and
+ * the parser held ~1.4 MB of heap in every process from start (docs/decisions/0091-idle-memory-floor-of-the-embedded-service.md).
+ */
+let xml:
+  | Promise<{
+      validate: (content: string) => true | { err: { line: number; msg: string } };
+      parse: (content: string) => unknown;
+    }>
+  | undefined;
+const loadXml = () =>
+  (xml ??= import('fast-xml-parser').then(({ XMLParser, XMLValidator }) => {
+    const parser = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '@',
+      removeNSPrefix: true,
+      parseTagValue: false,
+      isArray: (name) => LISTS.has(name),
+    });
+    return {
+      validate: (content: string) => XMLValidator.validate(content),
+      parse: (content: string) => parser.parse(content) as unknown,
+    };
+  }));
 
-export function parseCamt053(content: string): ParsedStatement {
+export async function parseCamt053(content: string): Promise<ParsedStatement> {
   const empty = (problems: ImportProblem[]) => ({ lines: [], problems, statementRef: null, skipped: 0 });
   // A DTD could expand entities without bound; statements never carry one.
   if (/<!DOCTYPE/i.test(content)) return empty([problem('file', '(file)', 'holds a DOCTYPE, which is refused')]);
-  const valid = XMLValidator.validate(content);
+  const { validate, parse } = await loadXml();
+  const valid = validate(content);
   if (valid !== true) return empty([problem(valid.err.line, '(xml)', `is not well-formed XML: ${valid.err.msg}`)]);
-  const document = (parser.parse(content) as Node).Document as Node | undefined;
+  const document = (parse(content) as Node).Document as Node | undefined;
   const statements = (document?.BkToCstmrStmt as Node | undefined)?.Stmt as Node[] | undefined;
   if (!statements)
     return empty([problem('file', 'Document', 'is not a camt.053 statement (no Document/BkToCstmrStmt/Stmt)')]);

@@ -1,4 +1,3 @@
-import { strToU8, zipSync } from 'fflate';
 import {
   auditOfSubjects,
   correctionsOf,
@@ -68,6 +67,8 @@ export async function exportPersonalData(
     throw new NotFoundError('Nothing is held about that address (or it was de-identified).');
 
   const files: Record<string, Uint8Array> = {};
+  // Loaded on the first export, not at start: a rare operator request (docs/decisions/0091-idle-memory-floor-of-the-embedded-service.md).
+  const { strToU8, zipSync } = await import('fflate');
   for (const [name, rows] of entries) files[`${name}.json`] = strToU8(JSON.stringify(rows, null, 2));
   for (const receipt of receipts) {
     const pdf = await attachmentOf(ctx.db, { type: 'receipt', id: String(receipt.id) });
