@@ -103,7 +103,14 @@ describe('help', () => {
       for (const command of commands) {
         const help = await run(group, command, '--help');
         expect(help.code, `${group} ${command}`).toBe(0);
-        expect(help.stdout, `${group} ${command}`).toContain('--json');
+        // A group within a group (partners users): each of its commands offers --json.
+        const nested = subcommands(help.stdout);
+        if (nested.length === 0) expect(help.stdout, `${group} ${command}`).toContain('--json');
+        for (const leaf of nested) {
+          const leafHelp = await run(group, command, leaf, '--help');
+          expect(leafHelp.code, `${group} ${command} ${leaf}`).toBe(0);
+          expect(leafHelp.stdout, `${group} ${command} ${leaf}`).toContain('--json');
+        }
       }
     }
   });
