@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain/calendar-date.js';
 import { importStatement } from '../../src/services/bank-statements/import-statement.js';
 import { bankLines, bankMatches, openSuggestions, unpaidEntries } from '../../src/services/bank-statements/listings.js';
@@ -6,52 +6,24 @@ import { loadDashboard } from '../../src/services/console/dashboard.js';
 import { listAudit } from '../../src/services/operators/audit.js';
 import { DEBIT_VIEWS, listDebits } from '../../src/services/operators/recurring-debits.js';
 import { camt053, dayOf, operatorOf, settingsOf } from '../bank-statements/support.js';
-import { usingPostgres } from '../helpers/database.js';
-import { donationBody, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { bankReference, donate, partnerOf, postBatch } from '../reconciliation/support.js';
+import { donationBody, type TestApp } from '../helpers/test-app.js';
+import { bankReference, donate, postBatch } from '../reconciliation/support.js';
 import { advance, confirmedMandate, startPlan, todayOf } from '../recurring/support.js';
-import { seedHistory } from './history.js';
-import {
-  DEFAULT_HISTORY,
-  openRecordedDatabase,
-  PlanRecorder,
-  scansOfGrowingTables,
-  tablesRead,
-  type RecordedPlan,
-} from './support.js';
+import { planSkip, seededHistory } from './seeded.js';
+import { scansOfGrowingTables, tablesRead } from './support.js';
 
 /*
  * The statements the request path and the jobs run, each explained as it runs on a database with months of history
  * (test/plans/history.ts): none may scan a growing table from end to end, or its cost grows with the history.
  */
 
-const skipped = usingPostgres()
-  ? null
-  : 'PostgreSQL only: set TEST_DATABASE_URL (plans are read from a server with a seeded history)';
-
-describe.skipIf(skipped !== null)(`plans on a seeded history${skipped ? ` (skipped: ${skipped})` : ''}`, () => {
-  const recorder = new PlanRecorder();
-  let database: Awaited<ReturnType<typeof openRecordedDatabase>>;
+describe.skipIf(planSkip !== null)(`plans on a seeded history${planSkip ? ` (skipped: ${planSkip})` : ''}`, () => {
+  const history = seededHistory();
+  const { recorded } = history;
   let t: TestApp;
-
-  beforeAll(async () => {
-    database = await openRecordedDatabase(recorder);
-    t = await startTestApp({ database });
-    await seedHistory(t.db, await partnerOf(t.db, t.storefront.clientId), DEFAULT_HISTORY);
-  }, 180_000);
-  afterAll(async () => {
-    await t?.close();
-    await database?.dispose();
+  beforeAll(() => {
+    t = history.app();
   });
-
-  /** The statements `work` ran, having checked there were some and that EXPLAIN took each. */
-  const recorded = async (work: () => Promise<unknown>, atLeast: number): Promise<RecordedPlan[]> => {
-    const refusedBefore = recorder.refused.length;
-    const plans = await recorder.during(work);
-    expect(recorder.refused.slice(refusedBefore)).toEqual([]);
-    expect(plans.length).toBeGreaterThanOrEqual(atLeast);
-    return plans;
-  };
 
   it('the partner API: a donation and its replay, a batch and its report, the lists by page', async () => {
     const plans = await recorded(async () => {

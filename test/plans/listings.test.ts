@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bankLines, bankMatches, unpaidEntries } from '../../src/services/bank-statements/listings.js';
 import { listAudit } from '../../src/services/operators/audit.js';
 import { mailOutbox } from '../../src/services/operators/receipt-register.js';
 import { operatorOf, settingsOf } from '../bank-statements/support.js';
-import { usingPostgres } from '../helpers/database.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { partnerOf } from '../reconciliation/support.js';
-import { seedHistory } from './history.js';
-import {
-  DEFAULT_HISTORY,
-  openRecordedDatabase,
-  PlanRecorder,
-  scansOfGrowingTables,
-  type RecordedPlan,
-} from './support.js';
+import type { TestApp } from '../helpers/test-app.js';
+import { planSkip, seededHistory } from './seeded.js';
+import { scansOfGrowingTables } from './support.js';
 
 /*
  * Operators' listings read by key on a database with a history (docs/decisions/0074-operators-listings-by-key.md):
@@ -21,32 +13,13 @@ import {
  * and the mail outbox's counts read indexes of what they count.
  */
 
-const skipped = usingPostgres()
-  ? null
-  : 'PostgreSQL only: set TEST_DATABASE_URL (plans are read from a server with a seeded history)';
-
-describe.skipIf(skipped !== null)(`listings on a seeded history${skipped ? ` (skipped: ${skipped})` : ''}`, () => {
-  const recorder = new PlanRecorder();
-  let database: Awaited<ReturnType<typeof openRecordedDatabase>>;
+describe.skipIf(planSkip !== null)(`listings on a seeded history${planSkip ? ` (skipped: ${planSkip})` : ''}`, () => {
+  const history = seededHistory();
+  const { recorded } = history;
   let t: TestApp;
-
-  beforeAll(async () => {
-    database = await openRecordedDatabase(recorder);
-    t = await startTestApp({ database });
-    await seedHistory(t.db, await partnerOf(t.db, t.storefront.clientId), DEFAULT_HISTORY);
-  }, 180_000);
-  afterAll(async () => {
-    await t?.close();
-    await database?.dispose();
+  beforeAll(() => {
+    t = history.app();
   });
-
-  const recorded = async (work: () => Promise<unknown>, atLeast: number): Promise<RecordedPlan[]> => {
-    const refusedBefore = recorder.refused.length;
-    const plans = await recorder.during(work);
-    expect(recorder.refused.slice(refusedBefore)).toEqual([]);
-    expect(plans.length).toBeGreaterThanOrEqual(atLeast);
-    return plans;
-  };
 
   it('the unpaid entries: the first page and one after a cursor, from the work list', async () => {
     const ops = operatorOf(t);
