@@ -2,14 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
 import { refusal } from '../../console/views/change-route.js';
 import { field } from '../../console/route-context.js';
-import {
-  choosePassword,
-  confirmEnrolment,
-  enrolment,
-  openInvitation,
-  portalUserSettings,
-  type PortalUserRow,
-} from '../../services/portal/users.js';
+import { choosePassword, confirmEnrolment, enrolment, openInvitation } from '../../services/portal/acceptance.js';
+import { portalUserSettings, type PortalUserRow } from '../../services/portal/users.js';
 import type { PortalDeps, PortalPage } from '../route-context.js';
 import { errorPage } from './error-page.js';
 import { sendPage } from '../views/layout.js';
