@@ -9,6 +9,12 @@ export const RequestLogSettings = {
     default: true,
     description: 'Keep a log of every partner API request (masked bodies) for the partner portal and support.',
   }),
+  PARTNER_REQUEST_LOG_SUCCESSFUL_READS: Type.Boolean({
+    default: false,
+    description:
+      'Give every successful GET its own row in the log as well (every request is counted per minute either way; ' +
+      'failures and changes always have their rows). Off: at read-heavy rates those rows cost more than the reads.',
+  }),
   PARTNER_REQUEST_LOG_DAYS: Type.Integer({
     minimum: 1,
     maximum: 90,

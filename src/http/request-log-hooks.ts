@@ -3,6 +3,7 @@ import { Counter, type Registry } from 'prom-client';
 import type { Config } from '../config/index.js';
 import type { Database } from '../infrastructure/db/connect.js';
 import { RequestLogWriter } from '../services/request-log/writer.js';
+import { routeOf } from './route-of.js';
 
 /** A client_id header longer than any we issue names no credential: not looked up. */
 const CLIENT_ID_MAX = 200;
@@ -26,6 +27,7 @@ export function requestLogWriter(
   const writer = new RequestLogWriter(database.db, {
     capacity: config.PARTNER_REQUEST_LOG_BUFFER,
     bodyChars: config.PARTNER_REQUEST_LOG_BODY_BYTES,
+    successfulReads: config.PARTNER_REQUEST_LOG_SUCCESSFUL_READS,
     onDropped: (reason, count) => dropped.inc({ reason }, count),
     warn: (fields, message) => app.log.warn(fields, message),
   });
@@ -46,28 +48,31 @@ declare module 'fastify' {
  * and no masking here (docs/decisions/0088-request-log-masked-and-buffered.md).
  */
 export function captureRequests(scope: FastifyInstance, writer: RequestLogWriter): void {
-  scope.addHook('onSend', (request, _reply, payload, done) => {
-    if (typeof payload === 'string') request.sentPayload = payload;
+  scope.addHook('onSend', (request, reply, payload, done) => {
+    if (typeof payload === 'string' && writer.itemises(request.method, reply.statusCode)) request.sentPayload = payload;
     done(null, payload);
   });
   scope.addHook('onResponse', (request, reply, done) => {
-    if (!request.routeOptions.config?.public) {
+    const route = routeOf(request);
+    if (!route.config?.public) {
       const principal = request.principal;
       const clientId = principal?.clientId ?? clientIdHeader(request);
       if (principal || clientId) {
         const latencyMs = reply.elapsedTime;
+        const itemised = writer.itemises(request.method, reply.statusCode);
         writer.record({
           partnerId: principal?.partnerId ?? null,
           clientId,
           environment: principal?.environment ?? null,
           at: new Date(Date.now() - latencyMs),
           method: request.method,
-          route: request.routeOptions.url ?? '(no route)',
+          route: route.url ?? '(no route)',
           status: reply.statusCode,
           latencyUs: Math.round(latencyMs * 1000),
           correlationId: request.correlationId,
-          requestBody: request.body,
-          responsePayload: request.sentPayload ?? null,
+          // A request only counted keeps no body: nothing of it is written.
+          requestBody: itemised ? request.body : undefined,
+          responsePayload: itemised ? (request.sentPayload ?? null) : null,
         });
       }
     }

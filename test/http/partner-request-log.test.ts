@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/http/logging.js';
 import { RequestLogPruneWorker } from '../../src/services/request-log/prune-worker.js';
+import { RequestLogWriter } from '../../src/services/request-log/writer.js';
 import { requestDetail, searchRequests } from '../../src/services/portal/request-log.js';
 import { partnerUsage } from '../../src/services/portal/usage.js';
 import { donationBody, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -113,7 +114,8 @@ describe('the partner request log', () => {
 
   it('shows a partner only its own requests, and another’s as unknown', async () => {
     const correlationId = randomUUID();
-    expect((await t.get('/ping', { as: t.registration, correlationId })).statusCode).toBe(200);
+    const refused = { ...donationBody({ channel: 'Registration Integration' }), transaction: { amount: '-1' } };
+    expect((await t.post('/donations', refused, { as: t.registration, correlationId })).statusCode).toBe(400);
     await flush();
     const storefront = await partnerOf(t.storefront.clientId);
     const registration = await partnerOf(t.registration.clientId);
@@ -129,24 +131,16 @@ describe('the partner request log', () => {
 
   it('searches by status class and route, newest first, a page at a time', async () => {
     const partnerId = await partnerOf(t.storefront.clientId);
-    for (let i = 0; i < 3; i++) await t.get('/ping');
+    for (let i = 0; i < 3; i++) expect((await t.post('/donations', donationBody())).statusCode).toBe(200);
     await flush();
-    const first = await searchRequests(t.db, partnerId, {
-      route: `${t.config.BASE_PATH}/ping`,
-      status: '2xx',
-      limit: 2,
-    });
+    const route = `${t.config.BASE_PATH}/donations`;
+    const first = await searchRequests(t.db, partnerId, { route, status: '2xx', limit: 2 });
     expect(first.requests).toHaveLength(2);
     expect(first.next).not.toBeNull();
-    const second = await searchRequests(t.db, partnerId, {
-      route: `${t.config.BASE_PATH}/ping`,
-      status: '2xx',
-      limit: 2,
-      after: first.next!,
-    });
+    const second = await searchRequests(t.db, partnerId, { route, status: '2xx', limit: 2, after: first.next! });
     const seen = [...first.requests, ...second.requests];
     expect(new Set(seen.map((r) => r.id)).size).toBe(seen.length);
-    for (const row of seen) expect(row).toMatchObject({ route: `${t.config.BASE_PATH}/ping`, status: 200 });
+    for (const row of seen) expect(row).toMatchObject({ route, status: 200 });
     const times = seen.map((r) => r.at.getTime());
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     const fourxx = await searchRequests(t.db, partnerId, { status: '4xx' });
@@ -172,29 +166,75 @@ describe('the partner request log', () => {
 });
 
 describe('usage', () => {
-  it('counts requests per day, errors per route and the quota window exactly', async () => {
+  it('counts every request, a successful read without a row of its own', async () => {
     await flush();
     const partnerId = await partnerOf(t.registration.clientId);
     await sql`delete from partner_requests where partner_id = ${partnerId}`.execute(t.db);
+    await sql`delete from partner_request_counts where partner_id = ${partnerId}`.execute(t.db);
+    const as = t.registration;
+    const read = randomUUID();
+    expect((await t.get('/ping', { as, correlationId: read })).statusCode).toBe(200);
+    expect((await t.get('/ping', { as: { clientId: as.clientId, clientSecret: 'wrong' } })).statusCode).toBe(401);
+    await flush();
+    expect((await searchRequests(t.db, partnerId, { correlationId: read })).requests).toEqual([]);
+    expect((await searchRequests(t.db, partnerId, {})).requests.map((r) => r.status)).toEqual([401]);
+    const counts = await t.db
+      .selectFrom('partner_request_counts')
+      .select(['method', 'route', 'status', 'requests', 'environment'])
+      .where('partner_id', '=', partnerId)
+      .orderBy('status')
+      .execute();
+    expect(counts).toEqual([
+      { method: 'GET', route: `${t.config.BASE_PATH}/ping`, status: 200, requests: 1, environment: t.config.APP_ENV },
+      { method: 'GET', route: `${t.config.BASE_PATH}/ping`, status: 401, requests: 1, environment: t.config.APP_ENV },
+    ]);
+  });
+
+  it('gives a successful read a row of its own when PARTNER_REQUEST_LOG_SUCCESSFUL_READS is on', async () => {
+    const partnerId = await partnerOf(t.registration.clientId);
+    const writer = new RequestLogWriter(t.db, {
+      capacity: 100,
+      bodyChars: 1000,
+      successfulReads: true,
+      onDropped: () => {},
+      warn: () => {},
+    });
+    const correlationId = randomUUID();
+    writer.record({
+      partnerId,
+      clientId: t.registration.clientId,
+      environment: t.config.APP_ENV,
+      at: new Date(),
+      method: 'GET',
+      route: `${t.config.BASE_PATH}/ping`,
+      status: 200,
+      latencyUs: 900,
+      correlationId,
+      requestBody: undefined,
+      responsePayload: '{"correlationId":"x"}',
+    });
+    await writer.close();
+    const [row] = (await searchRequests(t.db, partnerId, { correlationId })).requests;
+    expect(row).toMatchObject({ method: 'GET', status: 200 });
+    expect((await requestDetail(t.db, partnerId, row!.id))!.responseBody).toBe('{"correlationId":"x"}');
+  });
+
+  it('counts requests per day, errors per route and the quota window exactly', async () => {
+    await flush();
+    const partnerId = await partnerOf(t.registration.clientId);
+    await sql`delete from partner_request_counts where partner_id = ${partnerId}`.execute(t.db);
     await t.db.updateTable('partners').set({ quota_window_seconds: 86_400 }).where('id', '=', partnerId).execute();
     const as = t.registration;
     const invalid = { ...donationBody({ channel: 'Registration Integration' }), transaction: { amount: '-1' } };
-    await t.get('/ping', { as });
-    await t.get('/ping', { as });
+    for (let i = 0; i < 3; i++) await t.get('/ping', { as });
+    await flush();
+    await shiftCounts(partnerId, new Date('2026-12-03T01:00:00Z'), 'status < 400');
     await t.post('/donations', invalid, { as });
-    await t.get('/ping', { as });
     await t.post('/donations', invalid, { as });
     await t.get('/ping', { as: { clientId: as.clientId, clientSecret: 'wrong' } });
     await flush();
-    // Three calls on 3 December, three on 4 December (noon in Sydney), whatever today is.
-    const ids = (await searchRequests(t.db, partnerId, {})).requests.map((r) => r.id).reverse();
-    expect(ids).toHaveLength(6);
-    await sql`update partner_requests set at = '2026-12-03T01:00:00Z' where id in (${sql.join(ids.slice(0, 3))})`.execute(
-      t.db,
-    );
-    await sql`update partner_requests set at = '2026-12-04T01:00:00Z' where id in (${sql.join(ids.slice(3))})`.execute(
-      t.db,
-    );
+    // The successful reads on 3 December, the three failures on 4 December (noon in Sydney), whatever today is.
+    await shiftCounts(partnerId, new Date('2026-12-04T01:00:00Z'), 'status >= 400');
 
     const usage = await partnerUsage(t.db, partnerId, {
       days: 3,
@@ -203,8 +243,8 @@ describe('usage', () => {
     });
     expect(usage!.days).toEqual([
       { day: '2026-12-02', requests: 0, errors: 0 },
-      { day: '2026-12-03', requests: 3, errors: 1 },
-      { day: '2026-12-04', requests: 3, errors: 2 },
+      { day: '2026-12-03', requests: 3, errors: 0 },
+      { day: '2026-12-04', requests: 3, errors: 3 },
     ]);
     expect(usage!.errorsByRoute).toEqual([
       { method: 'POST', route: `${t.config.BASE_PATH}/donations`, status: 400, errors: 2 },
@@ -218,7 +258,41 @@ describe('usage', () => {
       windowStart: new Date('2026-12-04T00:00:00Z'),
     });
   });
+
+  it('prunes the counts older than PARTNER_REQUEST_LOG_DAYS with the requests', async () => {
+    await flush();
+    const partnerId = await partnerOf(t.registration.clientId);
+    const before = Number(
+      (await sql<{ n: string }>`select count(*) as n from partner_request_counts`.execute(t.db)).rows[0]!.n,
+    );
+    await shiftCounts(partnerId, new Date(Date.now() - 20 * 86_400_000), 'true');
+    const shifted = Number(
+      (
+        await sql<{
+          n: string;
+        }>`select count(*) as n from partner_request_counts where partner_id = ${partnerId}`.execute(t.db)
+      ).rows[0]!.n,
+    );
+    expect(shifted).toBeGreaterThan(0);
+    await new RequestLogPruneWorker(t.jobQueue, t.database, 14, () => new Date()).run();
+    const after = Number(
+      (await sql<{ n: string }>`select count(*) as n from partner_request_counts`.execute(t.db)).rows[0]!.n,
+    );
+    expect(after).toBe(before - shifted);
+  });
 });
+
+/**
+ * Moves a partner's counts matching `where` so that the earliest is at `to`, all by the same interval: minutes that
+ * were distinct stay distinct, whatever minute the test ran in.
+ */
+async function shiftCounts(partnerId: string, to: Date, where: string): Promise<void> {
+  await sql`
+    update partner_request_counts set minute = minute - ((
+      select min(minute) from partner_request_counts where partner_id = ${partnerId} and ${sql.raw(where)}
+    ) - ${to.toISOString()}::timestamptz)
+    where partner_id = ${partnerId} and ${sql.raw(where)}`.execute(t.db);
+}
 
 describe('a full buffer', () => {
   it('drops, counts and warns, and keeps what it holds', async () => {
@@ -247,8 +321,8 @@ describe('a full buffer', () => {
           clientId: small.storefront.clientId,
           environment: 'sandbox',
           at: new Date(),
-          method: 'GET',
-          route: '/v1/ping',
+          method: 'POST',
+          route: '/v1/donations',
           status: 200,
           latencyUs: 100,
           correlationId: randomUUID(),

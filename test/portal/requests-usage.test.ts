@@ -9,6 +9,7 @@ let partners: { storefront: string; registration: string };
 const ours = randomUUID();
 const theirs = randomUUID();
 const failed = randomUUID();
+const read = randomUUID();
 const sessions = new Map<string, string>();
 
 /** A signed-in user of `partner` with `role`, made once per pair. */
@@ -36,7 +37,9 @@ beforeAll(async () => {
   expect((await t.post('/donations', donationBody(), { correlationId: ours })).statusCode).toBe(200);
   const invalid = { ...donationBody(), transaction: { amount: '-1' } };
   expect((await t.post('/donations', invalid, { correlationId: failed })).statusCode).toBe(400);
-  expect((await t.get('/ping', { as: t.registration, correlationId: theirs })).statusCode).toBe(200);
+  const wrongSecret = { clientId: t.registration.clientId, clientSecret: 'wrong' };
+  expect((await t.get('/ping', { as: wrongSecret, correlationId: theirs })).statusCode).toBe(401);
+  expect((await t.get('/ping', { correlationId: read })).statusCode).toBe(200);
   await t.app.requestLog!.flush();
 });
 afterAll(() => t?.close());
@@ -88,6 +91,21 @@ describe('the portal’s Requests page', () => {
     const unknown = await getPortalPage(t, session, '/portal/requests/999999999');
     expect(unknown.statusCode).toBe(404);
     expect(other.body).toBe(unknown.body.replace(/999999999/g, ''));
+  });
+
+  it('counts a successful read without listing it, and says so', async () => {
+    const session = await sessionOf('storefront', 'developer');
+    const page = await getPortalPage(t, session, '/portal/requests');
+    expect(page.body).not.toContain(read);
+    expect(page.body).toContain('successful reads (GET) are counted');
+    const counted = await t.db
+      .selectFrom('partner_request_counts')
+      .select((eb) => eb.fn.sum<string>('requests').as('n'))
+      .where('partner_id', '=', partners.storefront)
+      .where('route', '=', `${t.config.BASE_PATH}/ping`)
+      .where('status', '=', 200)
+      .executeTakeFirstOrThrow();
+    expect(Number(counted.n)).toBe(1);
   });
 
   it('shows the registration partner only its own', async () => {

@@ -42,7 +42,7 @@ const requestList = portalListPage<LoggedRequest>({
   ],
   submit: 'Search',
   search: true,
-  query: async ({ ops, asked, request, values }) => {
+  query: async ({ ops, asked, request, values, deps }) => {
     const after = (request.query as Record<string, unknown>).after;
     const search: RequestSearch = {
       correlationId: asked('correlationId'),
@@ -55,7 +55,18 @@ const requestList = portalListPage<LoggedRequest>({
     try {
       const page = await searchRequests(ops.db, ops.partnerId, search);
       const next = page.next ? `/portal/requests${query({ ...values, after: page.next })}` : null;
-      return { rows: page.requests, summary: next ? html`<p>${''}!${link(next, 'Older requests →')}</p>` : '' };
+      // Successful reads are counted, not listed, unless the foundation turned them on (decision 0092).
+      const above = deps.config.PARTNER_REQUEST_LOG_SUCCESSFUL_READS
+        ? ''
+        : html`<p>
+            Failed requests and changes (POST) are listed; successful reads (GET) are counted on the
+            ${''}!${link('/portal/usage', 'Usage')} page, not listed one by one.
+          </p>`;
+      return {
+        rows: page.requests,
+        above,
+        summary: next ? html`<p>${''}!${link(next, 'Older requests →')}</p>` : '',
+      };
     } catch (err) {
       if (err instanceof RequestSearchError) throw new InvalidInputError(err.message);
       throw err;

@@ -1,6 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../infrastructure/db/schema.js';
-import { errorsPerRoute, requestsPerDay, requestsSince } from '../../infrastructure/repositories/partner-requests.js';
+import {
+  errorsPerRoute,
+  requestsPerDay,
+  requestsSince,
+} from '../../infrastructure/repositories/partner-request-counts.js';
 import { findPartner } from '../../infrastructure/repositories/partners.js';
 
 export interface PartnerUsage {
@@ -8,7 +12,7 @@ export interface PartnerUsage {
   days: { day: string; requests: number; errors: number }[];
   /** Errors (status ≥ 400) per route and status over the period, most first. */
   errorsByRoute: { method: string; route: string; status: number; errors: number }[];
-  /** Requests logged in the quota's current window, against its limit. */
+  /** Requests counted from the minute the quota's current window began, against its limit. */
   quota: { used: number; limit: number; windowSeconds: number; windowStart: Date };
 }
 
@@ -21,8 +25,8 @@ function lastDays(now: Date, days: number, timeZone: string): string[] {
 }
 
 /**
- * A partner's usage over the last `days` days, from its request log (docs/decisions/0087-request-log-one-table-
- * pruned-in-chunks.md): requests and errors per day (the foundation's dates), errors per route, and the requests of
+ * A partner's usage over the last `days` days, from its request log's counts per minute (docs/decisions/0092-
+ * successful-reads-counted-not-itemised.md): requests and errors per day (the foundation's dates), errors per route, and the requests of
  * the quota's current window (fixed windows aligned as the quota store aligns them) against the partner's limit.
  * Null for an unknown partner.
  */

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../infrastructure/db/connect.js';
 import type { JobQueue } from '../../infrastructure/queue/job-queue.js';
 import { REQUEST_LOG_QUEUE } from '../../infrastructure/queue/queues.js';
+import { prunePartnerRequestCounts } from '../../infrastructure/repositories/partner-request-counts.js';
 import { prunePartnerRequests } from '../../infrastructure/repositories/partner-requests.js';
 
 /** Between two runs: a day's log is a few hours' growth at most past its retention. */
@@ -9,7 +10,7 @@ const INTERVAL_SECONDS = 3600;
 
 /**
  * The request log's pruning as a job of its own queue: one run at a time across every instance (the queue is
- * stately), each scheduling the next; rows older than PARTNER_REQUEST_LOG_DAYS go in chunks
+ * stately), each scheduling the next; rows and counts older than PARTNER_REQUEST_LOG_DAYS go in chunks
  * (docs/decisions/0087-request-log-one-table-pruned-in-chunks.md). It runs with the log off too: what was logged
  * before still leaves on time.
  */
@@ -29,10 +30,13 @@ export class RequestLogPruneWorker {
     await this.queue.schedule(REQUEST_LOG_QUEUE, {});
   }
 
-  /** One run now, in this process (tests, operators): the number of rows deleted. */
-  run(): Promise<number> {
+  /** One run now, in this process (tests, operators): the number of rows deleted, requests' and counts'. */
+  async run(): Promise<number> {
     const before = new Date(this.now().getTime() - this.days * 86_400_000);
-    return prunePartnerRequests(this.database.db, before);
+    return (
+      (await prunePartnerRequests(this.database.db, before)) +
+      (await prunePartnerRequestCounts(this.database.db, before))
+    );
   }
 
   private async runAndReschedule(): Promise<void> {

@@ -1,6 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../infrastructure/db/schema.js';
 import {
+  addPartnerRequestCounts,
+  keyOf,
+  type RequestCount,
+} from '../../infrastructure/repositories/partner-request-counts.js';
+import {
   credentialsOfClientIds,
   insertPartnerRequests,
   type NewPartnerRequest,
@@ -30,6 +35,8 @@ export interface RequestLogWriterOptions {
   capacity: number;
   /** PARTNER_REQUEST_LOG_BODY_BYTES: characters kept of each body. */
   bodyChars: number;
+  /** PARTNER_REQUEST_LOG_SUCCESSFUL_READS: a successful GET gets a row of its own too, not only its count. */
+  successfulReads: boolean;
   /** Told of every entry dropped: the buffer was full, or its batch could not be written. */
   onDropped: (reason: 'full' | 'write-failed', count: number) => void;
   /** Told at most every WARN_EVERY_MS of drops (counts only, never what the requests held). */
@@ -43,8 +50,9 @@ const WARN_EVERY_MS = 10_000;
 
 /**
  * The request log's writer: requests captured on the request path go into a bounded buffer; every FLUSH_MS (or
- * as soon as a batch is full) they are masked and written in multi-row inserts, one at a time, off the request's
- * path. A full buffer drops, counts and warns: the log never holds a request or grows the heap without bound.
+ * as soon as a batch is full) they are counted per minute, route and status, and those the log itemises are masked
+ * and written, off the request's path. A full buffer drops, counts and warns: the log never holds a request or grows
+ * the heap without bound.
  */
 export class RequestLogWriter {
   private buffer: CapturedRequest[] = [];
@@ -58,6 +66,15 @@ export class RequestLogWriter {
     private readonly db: Kysely<DB>,
     private readonly options: RequestLogWriterOptions,
   ) {}
+
+  /**
+   * Whether a request gets a row of its own (with its bodies) besides its count: every failure and every change;
+   * a successful read only when PARTNER_REQUEST_LOG_SUCCESSFUL_READS is on (docs/decisions/0092-successful-reads-
+   * counted-not-itemised.md). Asked on the request path, before its payload is kept.
+   */
+  itemises(method: string, status: number): boolean {
+    return status >= 400 || (method !== 'GET' && method !== 'HEAD') || this.options.successfulReads;
+  }
 
   /** Takes a request; never waits, never throws. */
   record(entry: CapturedRequest): void {
@@ -116,14 +133,21 @@ export class RequestLogWriter {
     const unknown = [...new Set(batch.filter((e) => !e.partnerId && e.clientId).map((e) => e.clientId!))];
     const known = await credentialsOfClientIds(this.db, unknown);
     const rows: NewPartnerRequest[] = [];
+    const counts = new Map<string, RequestCount>();
     for (const entry of batch) {
       const credential = entry.partnerId ? null : known.get(entry.clientId ?? '');
       const partnerId = entry.partnerId ?? credential?.partnerId;
       // A refused call naming no known client id belongs to no partner: not logged.
       if (!partnerId) continue;
-      rows.push(this.row(entry, partnerId, entry.environment ?? credential?.environment ?? null));
+      const environment = entry.environment ?? credential?.environment ?? null;
+      count(counts, entry, partnerId, environment ?? '');
+      if (this.itemises(entry.method, entry.status)) rows.push(this.row(entry, partnerId, environment));
     }
-    await insertPartnerRequests(this.db, rows);
+    // Both or neither: a batch that failed is counted as dropped, and neither its rows nor its counts are there.
+    await this.db.transaction().execute(async (trx) => {
+      await insertPartnerRequests(trx, rows);
+      await addPartnerRequestCounts(trx, [...counts.values()]);
+    });
   }
 
   private row(entry: CapturedRequest, partnerId: string, environment: string | null): NewPartnerRequest {
@@ -156,6 +180,19 @@ export class RequestLogWriter {
     this.droppedSinceWarn = 0;
     this.lastWarn = now;
   }
+}
+
+/** Adds a request to its minute's count in `counts`. */
+function count(counts: Map<string, RequestCount>, entry: CapturedRequest, partnerId: string, environment: string) {
+  const minute = new Date(Math.floor(entry.at.getTime() / 60_000) * 60_000);
+  const key = { partnerId, minute, environment, method: entry.method, route: entry.route, status: entry.status };
+  const id = keyOf(key);
+  const held = counts.get(id);
+  if (!held)
+    return void counts.set(id, { ...key, requests: 1, latencyUsTotal: entry.latencyUs, latencyUsMax: entry.latencyUs });
+  held.requests += 1;
+  held.latencyUsTotal += entry.latencyUs;
+  held.latencyUsMax = Math.max(held.latencyUsMax, entry.latencyUs);
 }
 
 /** The error envelope's code and cause (section 2.2), when the payload is one. */
