@@ -22,7 +22,7 @@ import { createBenchDatabase } from '../bench/database.js';
 import { machineDescription, writeSection } from '../bench/report.js';
 import { buildService, startService } from '../bench/service.js';
 import { startSmtpSink } from '../bench/smtp-sink.js';
-import { prepareDatabase } from '../bench/history/prepare.js';
+import { prepareDatabase, reuseHistory } from '../bench/history/prepare.js';
 import { BackgroundWork } from './background.js';
 import { autovacuumProblems, drainBackground, probe, PROBE_CONNECTIONS, PROBE_SECONDS } from './capacity.js';
 import { drawChart } from './chart.js';
@@ -55,12 +55,17 @@ async function main() {
   const [loadAtStart] = loadavg();
   buildService(repoRoot);
   const startedAt = new Date();
-  const database = await createBenchDatabase(serverUrl, workDir);
+  // SOAK_HISTORY=1: the soak starts from the three-season history of bench:history (BENCH_HISTORY_SCALE applies),
+  // loaded here, or with BENCH_HISTORY_URL the one an earlier `bench:history` kept (BENCH_KEEP_DATABASE), as it is.
+  const reusedUrl = process.env.SOAK_HISTORY ? process.env.BENCH_HISTORY_URL : undefined;
+  const reused = reusedUrl ? await reuseHistory(reusedUrl) : null;
+  const database = reused?.database ?? (await createBenchDatabase(serverUrl, workDir));
   if (database.kind !== 'postgres') throw new Error('unreachable');
-  // SOAK_HISTORY=1: the soak starts from the three-season history of bench:history (BENCH_HISTORY_SCALE applies).
-  const history = process.env.SOAK_HISTORY
-    ? await prepareDatabase({ repoRoot, workDir, database, name: 'soak', withHistory: true, progress })
-    : null;
+  const history =
+    reused ??
+    (process.env.SOAK_HISTORY
+      ? await prepareDatabase({ repoRoot, workDir, database, name: 'soak', withHistory: true, progress })
+      : null);
   // Receipts leave through a local SMTP server: outside production only to a QA inbox (docs/receipts.md).
   const smtp = await startSmtpSink();
   const service = await startService({
@@ -125,7 +130,7 @@ async function main() {
     const drainMs = (await drainBackground(observer.db, DRAIN_TIMEOUT_MS)).ms;
     const batches = await batchTimes(observer.db, run.measuredFrom);
     const result: SoakResult = {
-      command: `DATABASE_URL=${redactUrl(serverUrl)} npm run soak -- --minutes ${minutes}${fixedRate ? ` --rate ${fixedRate}` : ''}`,
+      command: `${historyKnobs()}DATABASE_URL=${redactUrl(serverUrl)} npm run soak -- --minutes ${minutes}${fixedRate ? ` --rate ${fixedRate}` : ''}`,
       startedAt: startedAt.toISOString(),
       machine:
         machineDescription({ kind: 'postgres', location: database.location, version, loadAtStart: loadAtStart ?? 0 }) +
@@ -186,6 +191,15 @@ async function createMandates(client: Client, basePath: string): Promise<string[
  */
 async function topUp(observer: Awaited<ReturnType<typeof connectDatabase>>, spare: DonationPool, needed: number) {
   while (spare.size < needed) await insertDonations(observer, spare.grow(Math.min(100_000, needed - spare.size)));
+}
+
+/** The history's settings of this run, as they prefix its command. */
+function historyKnobs(): string {
+  if (!process.env.SOAK_HISTORY) return '';
+  return ['SOAK_HISTORY', 'BENCH_HISTORY_SCALE', 'BENCH_HISTORY_URL']
+    .filter((key) => process.env[key])
+    .map((key) => `${key}=${key === 'BENCH_HISTORY_URL' ? redactUrl(process.env[key]!) : process.env[key]} `)
+    .join('');
 }
 
 /** Donations for the batches to settle, written straight into the database (HTTP would take minutes). */
