@@ -104,19 +104,43 @@ export function phasesMeasured(): readonly PhaseMemory[] {
   return phases;
 }
 
-/** One row per phase: its VmHWM, the workloads in the order they raised it, and the probe's split when it ran. */
+/**
+ * The phases' peaks as one row (BENCHMARKS.md is a scoreboard): each phase's VmHWM, the workloads in the order they
+ * raised it, and the probe's split when it ran; a phase that ran in several processes (restarts, runs) once, with the
+ * highest and every process's figure.
+ */
 export function memoryRows(all: readonly PhaseMemory[]): Row[] {
-  return all.map((p) => {
-    const marks =
-      p.marks.length === 0 ? '' : `; after ${p.marks.map((m) => `${m.label} ${Math.round(m.peakMb)}`).join(', ')}`;
-    const d = p.detail;
-    const r = d?.resident;
-    const split = !d
-      ? ''
-      : `; at the highest sample RSS ${d.rssMb}: V8 heap ${d.heapTotalMb} (used ${d.heapUsedMb}), native ${d.nativeMb}` +
-        (r
-          ? ` (WebAssembly memory ${r.wasmMemory} of ${d.wasmMemoryMb}, code ${r.code}, files ${r.files}, malloc brk ${r.brk}, other anonymous ${r.otherAnonymous} incl. the heap)`
-          : '');
-    return { workload: `peak RSS (VmHWM): ${p.phase}`, p50: `${Math.round(p.peakMb)} MB${marks}${split}` };
+  if (all.length === 0) return [];
+  const byPhase = new Map<string, PhaseMemory[]>();
+  for (const p of all) byPhase.set(p.phase, [...(byPhase.get(p.phase) ?? []), p]);
+  const parts = [...byPhase.entries()].map(([phase, runs]) => {
+    const highest = runs.reduce((a, b) => (b.peakMb > a.peakMb ? b : a));
+    const each =
+      runs.length === 1 ? '' : ` (${runs.length} processes: ${runs.map((r) => Math.round(r.peakMb)).join(', ')})`;
+    return `${phase} ${Math.round(highest.peakMb)} MB${each}${marksOf(highest)}${splitOf(highest)}`;
   });
+  const peak = Math.max(...all.map((p) => p.peakMb));
+  return [{ workload: 'peak RSS (VmHWM) per phase', p50: `${Math.round(peak)} MB at most: ${parts.join('; ')}` }];
+}
+
+/** The workloads in the order they raised a phase's peak, a workload's runs in a row as its last. */
+function marksOf(p: PhaseMemory): string {
+  const marks: { label: string; peakMb: number }[] = [];
+  for (const m of p.marks)
+    if (marks.at(-1)?.label === m.label) marks[marks.length - 1] = m;
+    else marks.push(m);
+  return marks.length === 0 ? '' : ` (after ${marks.map((m) => `${m.label} ${Math.round(m.peakMb)}`).join(', ')})`;
+}
+
+/** The probe's split of a phase's highest sample, when BENCH_MEMORY_DETAIL ran it. */
+function splitOf(p: PhaseMemory): string {
+  const d = p.detail;
+  const r = d?.resident;
+  if (!d) return '';
+  return (
+    ` [at the highest sample RSS ${d.rssMb}: V8 heap ${d.heapTotalMb} (used ${d.heapUsedMb}), native ${d.nativeMb}` +
+    (r
+      ? `; WebAssembly memory ${r.wasmMemory} of ${d.wasmMemoryMb}, code ${r.code}, files ${r.files}, malloc brk ${r.brk}, other anonymous ${r.otherAnonymous} incl. the heap]`
+      : ']')
+  );
 }
