@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bankLines, bankMatches, unpaidEntries } from '../../src/services/bank-statements/listings.js';
+import { bankLines, bankMatches, bankStatements, unpaidEntries } from '../../src/services/bank-statements/listings.js';
 import { listAudit } from '../../src/services/operators/audit.js';
 import { mailOutbox } from '../../src/services/operators/receipt-register.js';
 import { operatorOf, settingsOf } from '../bank-statements/support.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { planSkip, seededHistory } from './seeded.js';
-import { scansOfGrowingTables } from './support.js';
+import { nodesReading, scansOfGrowingTables } from './support.js';
 
 /*
  * Operators' listings read by key on a database with a history (docs/decisions/0074-operators-listings-by-key.md):
@@ -62,6 +62,18 @@ describe.skipIf(planSkip !== null)(`listings on a seeded history${planSkip ? ` (
       await bankMatches(ops, 200, matches.at(-1)!.id);
     }, 5);
     expect(scansOfGrowingTables(plans)).toEqual([]);
+  }, 60_000);
+
+  it("the statements: each listed statement's dates read from its own lines only", async () => {
+    const ops = operatorOf(t);
+    const plans = await recorded(async () => {
+      expect((await bankStatements(ops, 10)).length).toBeGreaterThan(0);
+    }, 1);
+    expect(scansOfGrowingTables(plans)).toEqual([]);
+    // Not a walk of the booking dates' index filtered by statement, which reads every line ever imported.
+    const reads = nodesReading(plans, 'bank_lines');
+    expect(reads.length).toBeGreaterThan(0);
+    for (const node of reads) expect(node['Index Cond'] ?? '').toContain('statement_id');
   }, 60_000);
 
   it('the audit log: a page, and the page after its last entry', async () => {

@@ -35,7 +35,18 @@ export interface RecordedPlan {
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
   Plans?: PlanNode[];
+}
+
+/** Every node of a recorded statement's plan that reads `table`, by whatever path. */
+export function nodesReading(plans: readonly RecordedPlan[], table: string): PlanNode[] {
+  const nodes = (node: PlanNode): PlanNode[] => [
+    ...(node['Relation Name'] === table ? [node] : []),
+    ...(node.Plans ?? []).flatMap(nodes),
+  ];
+  return plans.flatMap(({ plan }) => nodes(plan));
 }
 
 /**

@@ -155,16 +155,18 @@ export interface StatementRow {
   last_booked: string | null;
 }
 
-/** Imported statements newest first, with the dates their added lines span. */
+/**
+ * Imported statements newest first, with the dates their added lines span: the page's statements chosen first, then
+ * each one's first and last date read from its own lines (bank_lines_statement_booked_idx, migration 056).
+ */
 export async function listStatements(db: Kysely<DB>, limit: number): Promise<StatementRow[]> {
   const { rows } = await sql<StatementRow>`
     select s.id, s.file_name, s.format, s.layout, s.statement_ref, s.lines_read, s.lines_added, s.imported_by,
            s.imported_at, d.first_booked, d.last_booked
-    from bank_statements s
+    from (select * from bank_statements order by imported_at desc, id limit ${limit}) s
     left join lateral (select min(l.booked_on) as first_booked, max(l.booked_on) as last_booked
                        from bank_lines l where l.statement_id = s.id) d on true
-    order by s.imported_at desc, s.id
-    limit ${limit}`.execute(db);
+    order by s.imported_at desc, s.id`.execute(db);
   return rows;
 }
 
