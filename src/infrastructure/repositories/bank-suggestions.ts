@@ -10,13 +10,60 @@ export interface OpenLineRow {
   tokens: string[];
 }
 
-/** Credit lines that pay nothing at the moment: the work list of open lines (migration 040), not the history. */
-export async function unmatchedCreditLines(db: Kysely<DB>): Promise<OpenLineRow[]> {
-  return db
-    .selectFrom('bank_open_lines')
-    .select(['line_id as id', 'booked_on', 'amount_cents', 'tokens'])
-    .orderBy('line_id')
-    .execute();
+/**
+ * Credit lines that pay nothing at the moment: the work list of open lines (migration 040), not the history; those
+ * booked on or after `bookedFrom` (YYYY-MM-DD) when given.
+ */
+export async function unmatchedCreditLines(db: Kysely<DB>, bookedFrom?: string): Promise<OpenLineRow[]> {
+  let query = db.selectFrom('bank_open_lines').select(['line_id as id', 'booked_on', 'amount_cents', 'tokens']);
+  if (bookedFrom !== undefined) query = query.where('booked_on', '>=', bookedFrom);
+  return query.orderBy('line_id').execute();
+}
+
+/** How many credit lines pay nothing, and how many suggestions are open. */
+export async function openCounts(db: Kysely<DB>): Promise<{ lines: number; suggestions: number }> {
+  const { rows } = await sql<{ lines: string; suggestions: string }>`
+    select (select count(*) from bank_open_lines) as lines,
+           (select count(*) from bank_suggestions where status = 'open') as suggestions`.execute(db);
+  return { lines: Number(rows[0]!.lines), suggestions: Number(rows[0]!.suggestions) };
+}
+
+/** The first date booked among a statement's lines (null for a statement of no lines). */
+export async function firstBookedOf(db: Kysely<DB>, statementId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('bank_lines')
+    .select((eb) => eb.fn.min('booked_on').as('first'))
+    .where('statement_id', '=', statementId)
+    .executeTakeFirst();
+  return (row?.first as string | null | undefined) ?? null;
+}
+
+/** When the statement imported before `statementId` was imported (null for the first statement). */
+export async function previousImportAt(db: Kysely<DB>, statementId: string): Promise<Date | null> {
+  const row = await db
+    .selectFrom('bank_statements')
+    .select('imported_at')
+    .where('id', '!=', statementId)
+    .orderBy('imported_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? new Date(row.imported_at) : null;
+}
+
+/**
+ * Open suggestions that name a line or an entry no longer open (matched since, by the automatic rule or an
+ * operator): settled, so removed. Reads the open suggestions (a work list), each name by its work list's key.
+ */
+export async function dropSettledSuggestions(db: Kysely<DB>): Promise<void> {
+  await sql`
+    delete from bank_suggestions s
+    where s.status = 'open'
+      and (exists (select from unnest(s.line_ids) l(id)
+                   where not exists (select from bank_open_lines o where o.line_id = l.id))
+        or exists (select from unnest(s.entry_keys) k(key)
+                   where not exists (select from bank_open_entries e
+                                     where e.batch_id = split_part(k.key, ':', 1)::uuid
+                                       and e.position = split_part(k.key, ':', 2)::integer)))`.execute(db);
 }
 
 export interface OpenEntryRow {
@@ -112,9 +159,20 @@ export interface SuggestionToStore {
   entryCents: number;
 }
 
-/** Open suggestions are a result of the last run: replaced whole, in two statements per chunk. */
-export async function replaceOpenSuggestions(db: Kysely<DB>, suggestions: readonly SuggestionToStore[], at: Date) {
-  await db.deleteFrom('bank_suggestions').where('status', '=', 'open').execute();
+/**
+ * Open suggestions are a result of the last run: replaced whole, or, when `ofLines` names the lines a run looked
+ * at, those naming any of them replaced; in two statements per chunk.
+ */
+export async function replaceOpenSuggestions(
+  db: Kysely<DB>,
+  suggestions: readonly SuggestionToStore[],
+  at: Date,
+  ofLines?: readonly number[],
+) {
+  if (ofLines === undefined) await db.deleteFrom('bank_suggestions').where('status', '=', 'open').execute();
+  else if (ofLines.length > 0)
+    await sql`delete from bank_suggestions
+      where status = 'open' and line_ids && ${[...ofLines]}::bigint[]`.execute(db);
   for (let from = 0; from < suggestions.length; from += 5000) {
     const rows = suggestions.slice(from, from + 5000).map((s) => ({ ...s, at }));
     await sql`

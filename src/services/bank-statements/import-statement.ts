@@ -14,7 +14,7 @@ import { AuditActions, audit } from '../operators/audit.js';
 import { inTransaction, type OperatorContext } from '../operators/context.js';
 import { ImportRejectedError, InvalidInputError } from '../operators/operator-errors.js';
 import { layoutFromMapping, PRESETS, type PresetName } from './csv-layouts.js';
-import { runMatching, type MatchingRun } from './matching.js';
+import { importScope, runMatching, type MatchingRun } from './matching.js';
 import { parseCamt053 } from './parse-camt053.js';
 import { parseCsvStatement } from './parse-csv.js';
 import { dedupeKeyer, sha256, type ParsedLine, type ParsedStatement } from './statement-lines.js';
@@ -84,7 +84,7 @@ export async function importStatement(
       at,
     });
     const linesAdded = await insertNewLines(tx.db, statementId, chunksToStore(parsed.lines));
-    const run = await runMatching(tx.db, settings, at);
+    const run = await runMatching(tx.db, settings, at, await importScope(tx.db, statementId, settings));
     const grantPayments = await confirmGrantPayments(tx.db, statementId, {
       timeZone: settings.timeZone,
       by: ctx.operator,

@@ -5,7 +5,11 @@ import { suggestionCandidate } from '../../domain/bank-suggestion-candidates.js'
 import { addDays, dateIn, startOfDate } from '../../domain/calendar-date.js';
 import type { DB } from '../../infrastructure/db/schema.js';
 import {
+  dropSettledSuggestions,
+  firstBookedOf,
+  openCounts,
   openEntriesReceivedBetween,
+  previousImportAt,
   rejectedSignatures,
   replaceOpenSuggestions,
   unmatchedCreditLines,
@@ -29,15 +33,51 @@ export interface MatchingRun {
  * every credit line never matched (one statement, set-based), partners told of the entries received; then the
  * suggestions for every credit line still unmatched, computed from the entries open within the date bound
  * (docs/bank-statements.md, "Matching").
+ *
+ * With `linesBookedFrom` (an import: docs/decisions/0093-suggestions-for-the-lines-an-import-can-change.md) the
+ * suggestions are made again only for the open lines booked from that date; the other lines' open suggestions stay,
+ * less those that name a line or an entry matched since. Without it (an operator's decision, which can reopen lines
+ * and entries of any date) every open line's are made again.
  */
-export async function runMatching(trx: Kysely<DB>, settings: BankMatchingSettings, at: Date): Promise<MatchingRun> {
+export async function runMatching(
+  trx: Kysely<DB>,
+  settings: BankMatchingSettings,
+  at: Date,
+  linesBookedFrom?: string,
+): Promise<MatchingRun> {
   const automatic = await matchByReference(trx, at);
   // Read back a page at a time: a large statement pays as many entries as it has lines.
   if (automatic > 0) await recordFundsReceivedInOrder(trx, receivedEntries(trx), { received: true, at, settings });
-  const lines = await unmatchedCreditLines(trx);
+  if (linesBookedFrom !== undefined) await dropSettledSuggestions(trx);
+  const lines = await unmatchedCreditLines(trx, linesBookedFrom);
   const suggestions = lines.length === 0 ? [] : await suggestionsFor(trx, lines, settings);
-  await replaceOpenSuggestions(trx, suggestions, at);
-  return { automatic, suggestions: suggestions.length, unmatchedLines: lines.length };
+  const ofLines = linesBookedFrom === undefined ? undefined : lines.map((l) => Number(l.id));
+  await replaceOpenSuggestions(trx, suggestions, at, ofLines);
+  if (linesBookedFrom === undefined)
+    return { automatic, suggestions: suggestions.length, unmatchedLines: lines.length };
+  const open = await openCounts(trx);
+  return { automatic, suggestions: open.suggestions, unmatchedLines: open.lines };
+}
+
+/**
+ * The first booking date whose open lines an import can give new suggestions: a line of the statement, or a line
+ * booked within the date bound of a batch received since the statement before was imported; BANK_MATCH_DAYS twice
+ * before the earlier of the two, as a suggestion pairs a line and a batch at most that many days apart. Undefined
+ * (every open line) for the first statement.
+ */
+export async function importScope(
+  trx: Kysely<DB>,
+  statementId: string,
+  settings: BankMatchingSettings,
+): Promise<string | undefined> {
+  const [firstBooked, previous] = await Promise.all([
+    firstBookedOf(trx, statementId),
+    previousImportAt(trx, statementId),
+  ]);
+  if (!firstBooked || !previous) return undefined;
+  const previousDate = dateIn(previous, settings.timeZone);
+  const earliest = firstBooked < previousDate ? firstBooked : previousDate;
+  return addDays(earliest, -2 * settings.days);
 }
 
 async function suggestionsFor(trx: Kysely<DB>, rows: OpenLineRow[], settings: BankMatchingSettings) {
