@@ -10,7 +10,7 @@ import { donationBody, type TestApp } from '../helpers/test-app.js';
 import { bankReference, donate, postBatch } from '../reconciliation/support.js';
 import { advance, confirmedMandate, startPlan, todayOf } from '../recurring/support.js';
 import { planSkip, seededHistory } from './seeded.js';
-import { scansOfGrowingTables, tablesRead } from './support.js';
+import { nodesReading, scansOfGrowingTables, tablesRead } from './support.js';
 
 /*
  * The statements the request path and the jobs run, each explained as it runs on a database with months of history
@@ -117,6 +117,10 @@ describe.skipIf(planSkip !== null)(`plans on a seeded history${planSkip ? ` (ski
     // donations is the recent exceptions' list: the reversed amount of each of its 10 entries, by reference.
     const read = tablesRead(plans);
     expect(read.has('daily_donations') && read.has('daily_reversals')).toBe(true);
+    // The recent exceptions: each shown batch's own, never every exception of the month (migration 057).
+    const exceptionReads = nodesReading(plans, 'remittance_entries');
+    expect(exceptionReads.length).toBeGreaterThan(0);
+    for (const node of exceptionReads) expect(node['Index Cond'] ?? '').toContain('batch_id =');
     const readingDonations = plans.filter((plan) => tablesRead([plan]).has('donations'));
     expect(readingDonations.filter((plan) => !plan.text.includes('"remittance_entries"'))).toEqual([]);
   }, 60_000);
