@@ -66,7 +66,10 @@ export class JobQueue {
     private readonly database: Database,
     private readonly options: JobQueueOptions = {},
   ) {
-    this.executor = databaseExecutor(database);
+    this.executor = databaseExecutor(database, {
+      onLostJobOutcome: (err) =>
+        options.onError?.(Object.assign(new Error(`a job's outcome was not recorded: ${String(err)}`), { cause: err })),
+    });
     this.boss = new PgBoss({
       db: this.executor,
       schema: QUEUE_SCHEMA,

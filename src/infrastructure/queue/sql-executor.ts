@@ -16,7 +16,10 @@ export interface TrackedExecutor extends PgBoss.Db {
  * pg-boss 10 completes a worker's jobs without awaiting it: its stop() can return while that completion still runs,
  * and the database must not be closed under it.
  */
-export function databaseExecutor(database: Database): TrackedExecutor {
+export function databaseExecutor(
+  database: Database,
+  { onLostJobOutcome }: { onLostJobOutcome?: (err: unknown) => void } = {},
+): TrackedExecutor {
   const inFlight = new Set<Promise<unknown>>();
   const tracked = <T>(statement: Promise<T>) => {
     inFlight.add(statement);
@@ -29,13 +32,30 @@ export function databaseExecutor(database: Database): TrackedExecutor {
       // Parameterless texts may be scripts of several statements (installation, maintenance under BEGIN/COMMIT),
       // which PGlite's extended protocol refuses.
       if (!values || values.length === 0) return tracked(database.runScript(text));
-      return tracked(run(database.db, text, values));
+      const statement = run(database.db, text, values);
+      if (!onLostJobOutcome || !JOB_OUTCOME.test(text)) return tracked(statement);
+      return tracked(
+        statement.catch((err: unknown) => {
+          onLostJobOutcome(err);
+          return { rows: [{ count: '0' }] };
+        }),
+      );
     },
     async settled() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
 }
+
+/**
+ * pg-boss 10's statements that record a job's outcome: completed, or failed (and retried). Its worker sends them
+ * without awaiting them, so one that fails (no connection free in time, the database gone for a moment) would be a
+ * rejected promise nobody handles, which ends the process. Such a failure is reported and answered as "no job
+ * changed": the job stays active until it expires, then is retried, and every job's work is idempotent
+ * (docs/decisions/0094-a-lost-job-outcome-is-retried-not-fatal.md).
+ */
+const JOB_OUTCOME =
+  /^\s*WITH\s+(?:results\s+AS\s*\(\s*UPDATE\s+\S+\.job\s+SET\s+completed_on|deleted_jobs\s+AS\s*\(\s*DELETE\s+FROM\s+\S+\.job\s+WHERE\s+name\s*=\s*\$1)/i;
 
 /**
  * An executor bound to an open transaction, so that a job is inserted atomically with the rows that need it:
