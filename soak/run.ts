@@ -313,16 +313,18 @@ async function requireAutovacuum(observer: Awaited<ReturnType<typeof connectData
   return problems;
 }
 
+/** The soak's files and BENCHMARKS.md section: a soak from the history has its own, beside the fresh database's. */
 function writeOutputs(repoRoot: string, result: SoakResult, svg: string) {
   const dir = join(repoRoot, 'docs', 'soak');
   mkdirSync(dir, { recursive: true });
+  const name = process.env.SOAK_HISTORY ? 'soak-history' : 'soak';
   // The raw latencies of each third are only needed for the p99s; the file keeps those.
   const { thirds, ...kept } = result;
   const p99ByThird = thirds.map((latencies) => percentile(latencies, 0.99));
-  writeFileSync(join(dir, 'soak.json'), `${JSON.stringify({ ...kept, p99ByThird }, null, 2)}\n`);
-  writeFileSync(join(dir, 'soak.svg'), svg);
-  const markdown = summaryMarkdown(result, 'docs/soak/soak.svg', 'docs/soak/soak.json');
-  writeSection(join(repoRoot, 'BENCHMARKS.md'), 'soak', markdown);
+  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ ...kept, p99ByThird }, null, 2)}\n`);
+  writeFileSync(join(dir, `${name}.svg`), svg);
+  const markdown = summaryMarkdown(result, `docs/soak/${name}.svg`, `docs/soak/${name}.json`);
+  writeSection(join(repoRoot, 'BENCHMARKS.md'), process.env.SOAK_HISTORY ? 'soak:history' : 'soak', markdown);
   process.stdout.write(`\n${markdown}\n`);
 }
 

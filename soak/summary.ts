@@ -152,7 +152,7 @@ export function summaryMarkdown(result: SoakResult, chart: string, json: string)
     .map((t) => `- ${t.met === null ? 'not yet measured' : t.met ? 'met' : 'missed'}: ${t.description} (${t.actual})`)
     .join('\n');
   return [
-    '## Soak (PostgreSQL)',
+    process.env.SOAK_HISTORY ? '## Soak from the three-season history (PostgreSQL)' : '## Soak (PostgreSQL)',
     '',
     `Command: \`${result.command}\` — ${result.startedAt}.`,
     '',

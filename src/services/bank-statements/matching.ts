@@ -46,13 +46,16 @@ export async function runMatching(
   linesBookedFrom?: string,
 ): Promise<MatchingRun> {
   const automatic = await matchByReference(trx, at);
-  // Read back a page at a time: a large statement pays as many entries as it has lines.
-  if (automatic > 0) await recordFundsReceivedInOrder(trx, receivedEntries(trx), { received: true, at, settings });
   if (linesBookedFrom !== undefined) await dropSettledSuggestions(trx);
   const lines = await unmatchedCreditLines(trx, linesBookedFrom);
   const suggestions = lines.length === 0 ? [] : await suggestionsFor(trx, lines, settings);
   const ofLines = linesBookedFrom === undefined ? undefined : lines.map((l) => Number(l.id));
   await replaceOpenSuggestions(trx, suggestions, at, ofLines);
+  // The partners' events last: each takes its partner's event sequence row (webhook_event_sequences), held until the
+  // transaction commits, and every reconciliation of that partner waits for it. Before the suggestions, a statement
+  // on three seasons held it through their seconds and reconciliation ran out of its statement timeout
+  // (docs/performance/history.md). Read back a page at a time: a large statement pays as many entries as it has lines.
+  if (automatic > 0) await recordFundsReceivedInOrder(trx, receivedEntries(trx), { received: true, at, settings });
   if (linesBookedFrom === undefined)
     return { automatic, suggestions: suggestions.length, unmatchedLines: lines.length };
   const open = await openCounts(trx);
