@@ -15,7 +15,7 @@ export const MIX: [kind: string, percent: number][] = [
 export const BATCH_ENTRIES = 20;
 
 /**
- * The donations inserted before the run for batches to settle, `SOAK-0`, `SOAK-1`, …: a counter rather than a list of
+ * The donations inserted before the run for batches to settle, `SOAK-<run>-0`, `SOAK-<run>-1`, …: a counter rather than a list of
  * ids, because a 30-minute run needs ~2 million of them, and an array that large made the soak client itself pause
  * (every shift copies it; every major GC walks it), which showed up as the service's latency.
  */
@@ -42,7 +42,8 @@ export class DonationPool {
 
 /** The reference id of the pool's donation number n; the SQL that inserts them builds the same. */
 const spareReference = (n: number) => `${SPARE_PREFIX}${n}`;
-export const SPARE_PREFIX = 'SOAK-';
+/** Per run: a database kept from an earlier soak (BENCH_HISTORY_URL) already holds that run's pool. */
+export const SPARE_PREFIX = `SOAK-${randomUUID().slice(0, 8)}-`;
 
 /**
  * Draws the next request of the mix. Batches settle donations no batch has named yet: first those recorded by the
