@@ -15,8 +15,8 @@ export const MIX: [kind: string, percent: number][] = [
 export const BATCH_ENTRIES = 20;
 
 /**
- * The donations inserted before the run for batches to settle, `SOAK-<run>-0`, `SOAK-<run>-1`, …: a counter rather than a list of
- * ids, because a 30-minute run needs ~2 million of them, and an array that large made the soak client itself pause
+ * The donations inserted before the run for batches to settle, `SOAK-<run>-0`, `SOAK-<run>-1`, …: a counter rather
+ * than a list of ids, because a 30-minute run needs ~2 million of them, and an array that large made the soak client itself pause
  * (every shift copies it; every major GC walks it), which showed up as the service's latency.
  */
 export class DonationPool {
