@@ -99,7 +99,8 @@ function replaceBlock(text: string, kind: string, body: string): string {
     : `${text.trimEnd()}\n\n${block}\n`;
 }
 
-const TARGET_LINE = /^- (met|missed|n\/a): (.*)$/;
+// "not yet measured": the soak's, for a target its run was too short to judge; recorded as not applicable.
+const TARGET_LINE = /^- (met|missed|n\/a|not yet measured): (.*)$/;
 const RECORD = /^<!-- targets (\[.*\]) -->$/;
 
 /** The "Targets:" list of a section's body (targetsList) becomes a count and a one-line record of each target. */
@@ -134,7 +135,7 @@ function parseTargetLine(line: string): Target {
         break;
       }
     }
-  const met = status === 'n/a' ? null : status === 'met';
+  const met = status === 'met' ? true : status === 'missed' ? false : null;
   return open > 0
     ? { description: rest!.slice(0, open).trim(), met, actual: rest!.slice(open + 1, -1) }
     : { description: rest!, met, actual: '' };
