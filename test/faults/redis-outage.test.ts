@@ -56,12 +56,18 @@ describe.runIf(redisUrl)('Redis quota store unreachable', () => {
     expect(t.app.quotaStore.state()).toMatchObject({ backend: 'redis', mode: 'shared' });
 
     proxy.cut();
-    const transition = await throughput(busy);
-    // Opened by ten failed checks in a row, whatever the last second's successes (FAILURES_IN_A_ROW_TO_OPEN).
+    // Opened by ten failed checks in a row, whatever the last second's successes (FAILURES_IN_A_ROW_TO_OPEN). How
+    // many requests that takes depends on the quota's leases (a busy partner checks Redis about every 250 ms, not
+    // per request) and on the machine's speed: waves of pings until it opens, every one answered meanwhile.
+    const transition: number[] = [];
+    const cutAt = Date.now();
+    while (t.app.quotaStore.state().mode !== 'fallback' && Date.now() - cutAt < 30_000)
+      transition.push(...(await throughput(busy)).statuses);
     expect(t.app.quotaStore.state().mode).toBe('fallback');
     const degraded = await throughput(busy);
     console.log(`Redis up: ${normal.rate.toFixed(0)} req/s; Redis cut: ${degraded.rate.toFixed(0)} req/s`);
-    expect([...transition.statuses, ...degraded.statuses].every((s) => s === 200)).toBe(true);
+    expect(transition.length).toBeGreaterThan(0);
+    expect([...transition, ...degraded.statuses].every((s) => s === 200)).toBe(true);
     expect(degraded.rate).toBeGreaterThanOrEqual(normal.rate * 0.5);
     expect(t.app.quotaStore.state().mode).toBe('fallback');
 
