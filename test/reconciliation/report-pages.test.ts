@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listBatchEntries } from '../../src/infrastructure/repositories/remittance-reports.js';
+import { listBatchEntries } from '../../src/infrastructure/repositories/batch-entries.js';
 import { entriesCsv } from '../../src/services/reconciliation/entry-export.js';
 import { openRemittanceCsv } from '../../src/services/reconciliation/remittance-csv.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

@@ -1,6 +1,6 @@
 import { html } from 'ghtml';
 import { loadDashboard, type Dashboard } from '../../services/console/dashboard.js';
-import type { BatchEntryRow } from '../../infrastructure/repositories/remittance-reports.js';
+import type { BatchEntryRow } from '../../infrastructure/repositories/batch-entries.js';
 import type { BatchSummary } from '../../services/reconciliation/operations.js';
 import type { PartnerSummary } from '../../services/operators/partners.js';
 import type { RejectionCount } from '../../infrastructure/repositories/console-dashboard.js';

@@ -9,7 +9,7 @@ import {
   type RejectionCount,
 } from '../../infrastructure/repositories/console-dashboard.js';
 import { countUnsentByStatus } from '../../infrastructure/repositories/mail-outbox.js';
-import type { BatchEntryRow } from '../../infrastructure/repositories/remittance-reports.js';
+import type { BatchEntryRow } from '../../infrastructure/repositories/batch-entries.js';
 import { reversalFigures, type ReversalFigures } from '../../infrastructure/repositories/reversal-admin.js';
 import type { OperatorContext } from '../operators/context.js';
 import { listPartners, type PartnerSummary } from '../operators/partners.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../infrastructure/db/schema.js';
 import type { MailAttachmentRef } from '../../infrastructure/db/schema-receipts.js';
 import { findNotice } from '../../infrastructure/repositories/partner-notices.js';
-import { listBatchEntries } from '../../infrastructure/repositories/remittance-reports.js';
+import { listBatchEntries } from '../../infrastructure/repositories/batch-entries.js';
 import type { MailAttachment } from '../mail/outbox.js';
 import { entriesCsv } from '../reconciliation/entry-export.js';
 

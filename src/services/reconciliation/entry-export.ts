@@ -1,5 +1,5 @@
 import { formatCents } from '../../domain/money.js';
-import type { BatchEntryRow } from '../../infrastructure/repositories/remittance-reports.js';
+import type { BatchEntryRow } from '../../infrastructure/repositories/batch-entries.js';
 import { csvText } from './csv-text.js';
 
 /** Remittance entries as exported by the CLI (`remittances export`) and the console: the same fields, both ways. */

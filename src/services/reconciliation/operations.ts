@@ -5,12 +5,11 @@ import { RECONCILIATION_DEAD_LETTER_QUEUE, RECONCILIATION_QUEUE } from '../../in
 import { clearDeadLettered } from '../../infrastructure/repositories/reconciliation-failures.js';
 import {
   findBatch,
-  listBatchEntries,
   listBatches,
   listEntries,
-  type BatchEntryRow,
   type BatchRow,
 } from '../../infrastructure/repositories/remittance-reports.js';
+import { listBatchEntries, type BatchEntryRow } from '../../infrastructure/repositories/batch-entries.js';
 import { audit, AuditActions } from '../operators/audit.js';
 import { inTransaction, type OperatorContext } from '../operators/context.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../operators/operator-errors.js';

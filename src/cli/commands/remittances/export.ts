@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { Option, type Command } from 'commander';
-import type { BatchEntryRow } from '../../../infrastructure/repositories/remittance-reports.js';
+import type { BatchEntryRow } from '../../../infrastructure/repositories/batch-entries.js';
 import { exportedEntry } from '../../../services/reconciliation/entry-export.js';
 import { exportRemittanceBatchCsv, listRemittanceEntries } from '../../../services/reconciliation/operations.js';
 import {

@@ -1,7 +1,7 @@
 /** What the subcommands of this group share: options and how results are shown. */
 import { Option } from 'commander';
 import { BATCH_STATUSES, OUTCOMES } from '../../../domain/remittance-outcomes.js';
-import type { BatchEntryRow } from '../../../infrastructure/repositories/remittance-reports.js';
+import type { BatchEntryRow } from '../../../infrastructure/repositories/batch-entries.js';
 import type { BatchSummary } from '../../../services/reconciliation/operations.js';
 import type { EntryReport } from '../../../services/reconciliation/remittance-report.js';
 import { fields, formatAud, type Column } from '../../output.js';
